@@ -1,0 +1,534 @@
+//! The word index of one language: a memory-mapped file answering pattern queries
+//! ("which words fit `C_T__`?") and exact lookups, without deserializing anything.
+//!
+//! Layout in brief (`docs/index-format.md` has every byte): entries are grouped by length and
+//! sorted by score, best first, so an entry's *rank* in its group orders results. For every
+//! (length, position, cell) there is a posting set of ranks: a bitset when the cell is common
+//! there, a sorted list when it is rare (which keeps Chinese, with thousands of cells, small).
+//! A pattern query intersects one posting set per fixed cell and walks the intersection in rank
+//! order, so the first `limit` hits found are already the best-scored ones.
+
+pub mod format;
+mod manager;
+mod pattern;
+pub mod writer;
+
+use std::ops::Range;
+use std::path::Path;
+
+use bytemuck::Pod;
+
+pub use manager::{IndexManager, LanguageStatus, LoadError};
+pub use pattern::{Pattern, PatternError};
+pub use writer::{IndexStats, IndexWriter, RejectedEntry};
+
+use crate::lang::Language;
+use crate::mapped::{MappedBytes, MappedFile};
+use format::*;
+
+#[cfg(target_endian = "big")]
+compile_error!(
+    "index files are little-endian and mapped as is; big-endian hosts are not supported"
+);
+
+/// One search result, borrowed from the mapped index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hit<'a> {
+    /// The entry, normalized for its language.
+    pub word: &'a str,
+    /// Quality score, 0 to 100.
+    pub score: u8,
+}
+
+/// Why an index file could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// Reading or mapping the file failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The file is not a valid index of this format version.
+    #[error("corrupt index: {0}")]
+    Corrupt(String),
+}
+
+fn corrupt<T>(what: impl Into<String>) -> Result<T, OpenError> {
+    Err(OpenError::Corrupt(what.into()))
+}
+
+/// How much of the file to check when opening it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verify {
+    /// Header, footer, section table and every directory record: touches a few pages only.
+    Structure,
+    /// Also the XXH3 checksum of the whole file (reads every page).
+    Checksum,
+}
+
+/// A posting set of one (length, position, cell).
+#[derive(Debug, Clone, Copy)]
+pub enum Postings<'a> {
+    /// Bit `r` set when rank `r` has the cell.
+    Bitset(&'a [u64]),
+    /// Ascending ranks having the cell.
+    List(&'a [u32]),
+}
+
+impl Postings<'_> {
+    /// True when `rank` is in the set.
+    pub fn contains(&self, rank: u32) -> bool {
+        match self {
+            Postings::Bitset(words) => words
+                .get(rank as usize / 64)
+                .is_some_and(|w| w >> (rank % 64) & 1 == 1),
+            Postings::List(ranks) => ranks.binary_search(&rank).is_ok(),
+        }
+    }
+}
+
+/// Validated location of one length group's arrays.
+#[derive(Debug, Clone, Default)]
+struct Group {
+    count: usize,
+    scores: Range<usize>,
+    text_offsets: Range<usize>,
+    text: Range<usize>,
+    cells: Range<usize>,
+    /// Per position: the byte range of its `PostingRef` array.
+    positions: Vec<Range<usize>>,
+}
+
+/// An open, memory-mapped index of one language.
+pub struct Index {
+    language: Language,
+    file: MappedFile,
+    fst: fst::Map<MappedBytes>,
+    cell_offsets: Range<usize>,
+    cell_bytes: Range<usize>,
+    cell_count: usize,
+    groups: Vec<Group>,
+    meta: Range<usize>,
+}
+
+impl Index {
+    /// Maps and validates an index file for `language`.
+    pub fn open(path: &Path, language: Language, verify: Verify) -> Result<Index, OpenError> {
+        let file = MappedFile::open(path)?;
+        Index::from_mapped(file, language, verify)
+    }
+
+    fn from_mapped(
+        file: MappedFile,
+        language: Language,
+        verify: Verify,
+    ) -> Result<Index, OpenError> {
+        let bytes = file.bytes();
+        let (hsize, fsize) = (std::mem::size_of::<Header>(), std::mem::size_of::<Footer>());
+        if bytes.len() < hsize + fsize || bytes.len() % ALIGN != 0 {
+            return corrupt("file too short or not a multiple of 8 bytes");
+        }
+        let header: Header = bytemuck::pod_read_unaligned(&bytes[..hsize]);
+        let footer: Footer = bytemuck::pod_read_unaligned(&bytes[bytes.len() - fsize..]);
+        if header.magic != MAGIC || footer.magic != FOOTER_MAGIC || footer.reserved != 0 {
+            return corrupt("bad magic number (not an index file)");
+        }
+        if header.version != FORMAT_VERSION {
+            return corrupt(format!(
+                "format version {} (this build reads {FORMAT_VERSION})",
+                header.version
+            ));
+        }
+        if footer.body_len != (bytes.len() - fsize) as u64 {
+            return corrupt("footer length does not match the file size (truncated?)");
+        }
+        let code = std::str::from_utf8(&header.language)
+            .unwrap_or("")
+            .trim_end_matches('\0');
+        if code != language.code() {
+            return corrupt(format!(
+                "file holds language {code:?}, expected {}",
+                language.code()
+            ));
+        }
+        if verify == Verify::Checksum
+            && xxhash_rust::xxh3::xxh3_64(&bytes[..bytes.len() - fsize]) != footer.checksum
+        {
+            return corrupt("checksum mismatch");
+        }
+        let body = bytes.len() - fsize;
+        let table_len = header.section_count as usize * std::mem::size_of::<SectionEntry>();
+        let sections: Vec<SectionEntry> = match bytes.get(hsize..hsize + table_len) {
+            Some(t) => t
+                .chunks_exact(std::mem::size_of::<SectionEntry>())
+                .map(bytemuck::pod_read_unaligned)
+                .collect(),
+            None => return corrupt("section table out of bounds"),
+        };
+        let find = |kind: u32| -> Result<Range<usize>, OpenError> {
+            let s = sections
+                .iter()
+                .find(|s| s.kind == kind)
+                .ok_or_else(|| OpenError::Corrupt(format!("section {kind} missing")))?;
+            let range = checked_range(s.offset, s.len, body)?;
+            if xxhash_rust::xxh3::xxh3_64(&bytes[range.clone()]) != s.checksum {
+                return corrupt(format!("section {kind} checksum mismatch"));
+            }
+            Ok(range)
+        };
+        let cells = find(section::CELLS)?;
+        let groups_range = find(section::GROUPS)?;
+        let fst_range = find(section::FST)?;
+        let meta = find(section::META)?;
+
+        // Cell table.
+        let cell_count = header.cell_count as usize;
+        let counts: &[u32] = cast(bytes, cells.start..cells.start + 8)?;
+        if counts[0] as usize != cell_count {
+            return corrupt("cell table count disagrees with the header");
+        }
+        let cell_offsets = cells.start + 8..cells.start + 8 + 4 * (cell_count + 1);
+        let offsets: &[u32] = cast(bytes, cell_offsets.clone())?;
+        let cell_bytes = cell_offsets.end..cells.end;
+        if offsets.windows(2).any(|w| w[0] > w[1])
+            || offsets.last().map(|&l| l as usize) > Some(cell_bytes.len())
+        {
+            return corrupt("cell offsets out of order");
+        }
+        if std::str::from_utf8(&bytes[cell_bytes.clone()]).is_err() {
+            return corrupt("cell table is not UTF-8");
+        }
+
+        // Length groups.
+        let dirs: &[GroupDir] = cast(bytes, groups_range)?;
+        if dirs.len() != MAX_LEN + 1 {
+            return corrupt("wrong number of length groups");
+        }
+        let mut groups = Vec::with_capacity(dirs.len());
+        for (len, d) in dirs.iter().enumerate() {
+            if d.count == 0 {
+                groups.push(Group::default());
+                continue;
+            }
+            if d.len as usize != len {
+                return corrupt(format!("group {len} says length {}", d.len));
+            }
+            let n = d.count as usize;
+            let g = Group {
+                count: n,
+                scores: checked_range(d.scores, n as u64, body)?,
+                text_offsets: checked_range(d.text_offsets, 4 * (n as u64 + 1), body)?,
+                text: checked_range(d.text, d.text_len, body)?,
+                cells: checked_range(d.cells, 2 * (n * len) as u64, body)?,
+                positions: Vec::with_capacity(len),
+            };
+            let text_offsets: &[u32] = cast(bytes, g.text_offsets.clone())?;
+            if text_offsets.last().map(|&l| l as usize) != Some(g.text.len()) {
+                return corrupt(format!("group {len}: text offsets do not cover the text"));
+            }
+            let positions: &[PositionDir] =
+                cast(bytes, checked_range(d.positions, 16 * len as u64, body)?)?;
+            let mut g = g;
+            for p in positions {
+                let refs_range = checked_range(p.refs, 24 * p.count as u64, body)?;
+                let refs: &[PostingRef] = cast(bytes, refs_range.clone())?;
+                for r in refs {
+                    let width = if r.kind == POSTING_BITSET { 8 } else { 4 };
+                    checked_range(r.offset, width * r.items as u64, body)?;
+                    if r.kind > POSTING_LIST
+                        || (r.kind == POSTING_BITSET && r.items as usize != n.div_ceil(64))
+                    {
+                        return corrupt(format!("group {len}: bad posting record"));
+                    }
+                    if r.offset % 8 != 0 || r.cell as usize >= cell_count {
+                        return corrupt(format!("group {len}: misaligned posting or unknown cell"));
+                    }
+                }
+                g.positions.push(refs_range);
+            }
+            groups.push(g);
+        }
+
+        let fst_bytes = file
+            .slice(fst_range)
+            .ok_or_else(|| OpenError::Corrupt("fst out of bounds".into()))?;
+        let fst = fst::Map::new(fst_bytes).map_err(|e| OpenError::Corrupt(format!("fst: {e}")))?;
+        Ok(Index {
+            language,
+            file,
+            fst,
+            cell_offsets,
+            cell_bytes,
+            cell_count,
+            groups,
+            meta,
+        })
+    }
+
+    /// The language of this index.
+    pub fn language(&self) -> Language {
+        self.language
+    }
+
+    /// Size of the mapped file in bytes.
+    pub fn mapped_bytes(&self) -> usize {
+        self.file.len()
+    }
+
+    /// Number of distinct entries.
+    pub fn len(&self) -> usize {
+        self.groups.iter().map(|g| g.count).sum()
+    }
+
+    /// True when the index holds no entry.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number of entries of `len` cells.
+    pub fn count_of_length(&self, len: usize) -> usize {
+        self.groups.get(len).map_or(0, |g| g.count)
+    }
+
+    /// The build facts recorded by the writer (JSON).
+    pub fn meta(&self) -> &str {
+        std::str::from_utf8(&self.file.bytes()[self.meta.clone()]).unwrap_or("{}")
+    }
+
+    /// Number of distinct cells.
+    pub fn cell_count(&self) -> usize {
+        self.cell_count
+    }
+
+    /// The text of cell `id`.
+    pub fn cell(&self, id: u16) -> Option<&str> {
+        let offsets: &[u32] = bytemuck::cast_slice(&self.file.bytes()[self.cell_offsets.clone()]);
+        let (a, b) = (
+            *offsets.get(id as usize)? as usize,
+            *offsets.get(id as usize + 1)? as usize,
+        );
+        let cells = &self.file.bytes()[self.cell_bytes.clone()];
+        std::str::from_utf8(cells.get(a..b)?).ok()
+    }
+
+    /// The id of a cell, if any entry uses it. Cells are sorted by bytes: a binary search.
+    pub fn cell_id(&self, cell: &str) -> Option<u16> {
+        let (mut lo, mut hi) = (0usize, self.cell_count);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.cell(mid as u16)?.as_bytes().cmp(cell.as_bytes()) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid as u16),
+            }
+        }
+        None
+    }
+
+    fn view<T: Pod>(&self, range: Range<usize>) -> &[T] {
+        // Ranges were bounds- and alignment-checked when the file was opened.
+        bytemuck::cast_slice(&self.file.bytes()[range])
+    }
+
+    /// Scores of the entries of length `len`, by rank (best first).
+    pub fn scores_of_length(&self, len: usize) -> &[u8] {
+        self.groups
+            .get(len)
+            .map_or(&[][..], |g| self.view(g.scores.clone()))
+    }
+
+    /// The entry of length `len` at `rank`.
+    pub fn entry(&self, len: usize, rank: u32) -> Option<Hit<'_>> {
+        let g = self.groups.get(len)?;
+        let offsets: &[u32] = self.view(g.text_offsets.clone());
+        let (a, b) = (
+            *offsets.get(rank as usize)? as usize,
+            *offsets.get(rank as usize + 1)? as usize,
+        );
+        let text = &self.file.bytes()[g.text.clone()];
+        let word = std::str::from_utf8(text.get(a..b)?).ok()?;
+        Some(Hit {
+            word,
+            score: *self.scores_of_length(len).get(rank as usize)?,
+        })
+    }
+
+    /// The cell ids of the entry of length `len` at `rank`.
+    pub fn entry_cells(&self, len: usize, rank: u32) -> Option<&[u16]> {
+        let g = self.groups.get(len)?;
+        let cells: &[u16] = self.view(g.cells.clone());
+        cells.get(rank as usize * len..(rank as usize + 1) * len)
+    }
+
+    /// The posting set of `cell` at `pos` among entries of length `len` (None: no entry has it).
+    pub fn postings(&self, len: usize, pos: usize, cell: u16) -> Option<Postings<'_>> {
+        let g = self.groups.get(len)?;
+        let refs: &[PostingRef] = self.view(g.positions.get(pos)?.clone());
+        let r = refs
+            .binary_search_by_key(&(cell as u32), |r| r.cell)
+            .ok()
+            .map(|i| refs[i])?;
+        let start = r.offset as usize;
+        Some(if r.kind == POSTING_BITSET {
+            Postings::Bitset(self.view(start..start + 8 * r.items as usize))
+        } else {
+            Postings::List(self.view(start..start + 4 * r.items as usize))
+        })
+    }
+
+    /// The score of a normalized entry, if the index has it.
+    pub fn score(&self, normalized: &str) -> Option<u8> {
+        let v = self.fst.get(normalized)?;
+        let (len, rank) = ((v >> 32) as usize, v as u32);
+        self.scores_of_length(len).get(rank as usize).copied()
+    }
+
+    /// The best-scored entries matching `pattern` with a score of at least `min_score`, best
+    /// first, at most `limit` of them.
+    pub fn search(&self, pattern: &Pattern, min_score: u32, limit: usize) -> Vec<Hit<'_>> {
+        let len = pattern.len();
+        let mut ranks = Vec::new();
+        self.search_ranks(pattern, min_score, limit, &mut ranks);
+        ranks
+            .into_iter()
+            .filter_map(|r| self.entry(len, r))
+            .collect()
+    }
+
+    /// Like [`Index::search`] but returns ranks within the length group, into `out`.
+    pub fn search_ranks(
+        &self,
+        pattern: &Pattern,
+        min_score: u32,
+        limit: usize,
+        out: &mut Vec<u32>,
+    ) {
+        out.clear();
+        let len = pattern.len();
+        let scores = self.scores_of_length(len);
+        // Ranks are in descending score order: everything before `cutoff` passes `min_score`.
+        let cutoff = scores.partition_point(|&s| s as u32 >= min_score) as u32;
+        if cutoff == 0 || limit == 0 {
+            return;
+        }
+        let mut sets: Vec<(u32, Postings<'_>)> = Vec::with_capacity(len);
+        for (pos, cell) in pattern.fixed() {
+            let Some(id) = self.cell_id(cell) else { return };
+            let Some(p) = self.postings(len, pos, id) else {
+                return;
+            };
+            let cardinality = match p {
+                Postings::Bitset(_) => u32::MAX, // dense by construction
+                Postings::List(l) => l.len() as u32,
+            };
+            sets.push((cardinality, p));
+        }
+        if sets.is_empty() {
+            out.extend(0..cutoff.min(limit as u32));
+            return;
+        }
+        sets.sort_unstable_by_key(|s| s.0);
+        match sets[0].1 {
+            Postings::List(driver) => intersect_from_list(driver, &sets[1..], cutoff, limit, out),
+            Postings::Bitset(_) => {
+                let bitsets: Vec<&[u64]> = sets
+                    .iter()
+                    .filter_map(|s| match s.1 {
+                        Postings::Bitset(b) => Some(b),
+                        Postings::List(_) => None,
+                    })
+                    .collect();
+                intersect_bitsets(&bitsets, cutoff, limit, out);
+            }
+        }
+    }
+}
+
+/// Walks the smallest (list) set and keeps ranks that every other set contains.
+fn intersect_from_list(
+    driver: &[u32],
+    others: &[(u32, Postings<'_>)],
+    cutoff: u32,
+    limit: usize,
+    out: &mut Vec<u32>,
+) {
+    let mut cursors = vec![0usize; others.len()];
+    'ranks: for &rank in driver {
+        if rank >= cutoff {
+            break;
+        }
+        for ((_, set), cursor) in others.iter().zip(cursors.iter_mut()) {
+            let present = match set {
+                Postings::Bitset(words) => words
+                    .get(rank as usize / 64)
+                    .is_some_and(|w| w >> (rank % 64) & 1 == 1),
+                Postings::List(list) => {
+                    // Both walks ascend: gallop forward from the last position.
+                    let rest = &list[*cursor..];
+                    let mut step = 1;
+                    while step < rest.len() && rest[step] < rank {
+                        step *= 2;
+                    }
+                    let window = &rest[..rest.len().min(step + 1)];
+                    let at = window.partition_point(|&r| r < rank);
+                    *cursor += at;
+                    list.get(*cursor) == Some(&rank)
+                }
+            };
+            if !present {
+                continue 'ranks;
+            }
+        }
+        out.push(rank);
+        if out.len() == limit {
+            break;
+        }
+    }
+}
+
+/// ANDs bitsets word by word from rank 0 and stops after `limit` hits.
+fn intersect_bitsets(sets: &[&[u64]], cutoff: u32, limit: usize, out: &mut Vec<u32>) {
+    let words = (cutoff as usize).div_ceil(64);
+    let Some((first, rest)) = sets.split_first() else {
+        return;
+    };
+    for w in 0..words.min(first.len()) {
+        let mut bits = first[w];
+        for s in rest {
+            bits &= s.get(w).copied().unwrap_or(0);
+            if bits == 0 {
+                break;
+            }
+        }
+        while bits != 0 {
+            let rank = (w * 64) as u32 + bits.trailing_zeros();
+            if rank >= cutoff {
+                return;
+            }
+            out.push(rank);
+            if out.len() == limit {
+                return;
+            }
+            bits &= bits - 1;
+        }
+    }
+}
+
+/// `offset..offset + len` if it lies within `body` and starts 8-byte aligned.
+fn checked_range(offset: u64, len: u64, body: usize) -> Result<Range<usize>, OpenError> {
+    let end = offset.checked_add(len).filter(|&e| e <= body as u64);
+    match end {
+        Some(end) if offset % ALIGN as u64 == 0 => Ok(offset as usize..end as usize),
+        _ => corrupt(format!(
+            "range {offset}+{len} outside the file or misaligned"
+        )),
+    }
+}
+
+fn cast<T: Pod>(bytes: &[u8], range: Range<usize>) -> Result<&[T], OpenError> {
+    let slice = bytes
+        .get(range)
+        .ok_or_else(|| OpenError::Corrupt("range out of bounds".into()))?;
+    bytemuck::try_cast_slice(slice).map_err(|e| OpenError::Corrupt(format!("bad array: {e:?}")))
+}
+
+#[cfg(test)]
+mod tests;

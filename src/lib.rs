@@ -1,0 +1,17 @@
+//! The crossword construction service as a library.
+//!
+//! The engines are plain synchronous Rust with no HTTP in them:
+//!
+//! * [`lang`]: the 24 puzzle languages and how text becomes grid cells;
+//! * [`index`]: the memory-mapped word index (pattern search, scores) and the manager that
+//!   loads and evicts languages on demand;
+//! * [`mapped`]: the one module allowed to use `unsafe` (memory maps and zero-copy views).
+//!
+//! The `crossword` binary (`src/main.rs`) is a thin command-line adapter over these.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod index;
+pub mod lang;
+pub mod mapped;
