@@ -1,1 +1,298 @@
-fn main() {}
+//! `indexbuild`: the offline index builder.
+//!
+//! Reads the raw corpus (fetched by package name with pip, npm and apt-get into a cache),
+//! normalizes and scores entries per language, optionally merges a user's `WORD;SCORE` list,
+//! and writes one index file per language, plain (`CODE.cwi`, what the server maps) and
+//! zstd-compressed (`CODE.cwi.zst`, what is distributed).
+
+mod assemble;
+mod fetch;
+mod recipes;
+mod score;
+mod sources;
+mod wordlist;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+use crossword::index::{IndexStats, IndexWriter};
+use crossword::lang::Language;
+use indicatif::{ProgressBar, ProgressStyle};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Builds the crossword word indexes.
+#[derive(Parser)]
+#[command(name = "indexbuild", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Fetch (or reuse) the corpus and build indexes.
+    Build(BuildArgs),
+    /// Only fetch the corpus packages into the cache.
+    Fetch(CommonArgs),
+}
+
+#[derive(clap::Args)]
+struct CommonArgs {
+    /// Languages to process (repeatable or comma-separated); all 24 when omitted.
+    #[arg(long = "lang", value_delimiter = ',')]
+    langs: Vec<String>,
+    /// The corpus folder (recipes, blocklists).
+    #[arg(long, default_value = "corpus")]
+    corpus: PathBuf,
+    /// The download cache (default: CORPUS/.cache).
+    #[arg(long)]
+    cache: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum WordlistMode {
+    /// The user's list is merged over the corpus list; its scores win.
+    Merge,
+    /// Only the user's list is used.
+    Replace,
+}
+
+#[derive(clap::Args)]
+struct BuildArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Where to write the index files.
+    #[arg(long, default_value = "indexes")]
+    out: PathBuf,
+    /// A `WORD;SCORE` list to use for the (single) language being built.
+    #[arg(long)]
+    wordlist: Option<PathBuf>,
+    /// How the wordlist combines with the corpus list.
+    #[arg(long, value_enum, default_value = "merge")]
+    wordlist_mode: WordlistMode,
+    /// The top of the wordlist's score scale (60 maps 0-60 onto 0-100).
+    #[arg(long, default_value_t = 100.0)]
+    wordlist_scale: f32,
+    /// Score for wordlist lines without one (on the 0-100 scale).
+    #[arg(long, default_value_t = 50)]
+    wordlist_default_score: u8,
+    /// Do not apply corpus/blocklists.
+    #[arg(long)]
+    no_blocklist: bool,
+    /// zstd level of the distributed files.
+    #[arg(long, default_value_t = 12)]
+    zstd_level: i32,
+}
+
+fn main() {
+    // The Hunspell checker may panic on odd words; those are caught and counted as rejections,
+    // so only report panics from anywhere else.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !info
+            .location()
+            .is_some_and(|l| l.file().contains("spellbook"))
+        {
+            default_hook(info);
+        }
+    }));
+    if let Err(e) = run(Cli::parse()) {
+        eprintln!("indexbuild: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn languages(codes: &[String]) -> Result<Vec<Language>> {
+    if codes.is_empty() {
+        return Ok(Language::all().collect());
+    }
+    codes
+        .iter()
+        .map(|c| Language::from_code(c).with_context(|| format!("unknown language code {c:?}")))
+        .collect()
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Fetch(args) => {
+            let recipes = recipes::Recipes::load(&args.corpus.join("recipes.toml"))?;
+            let cache = fetch::Cache::new(
+                args.cache
+                    .clone()
+                    .unwrap_or_else(|| args.corpus.join(".cache")),
+            );
+            for language in languages(&args.langs)? {
+                for package in recipes.packages_for(language.code())? {
+                    let reused = cache.has(&package);
+                    let started = Instant::now();
+                    let dir = cache.get(&package)?;
+                    let how = if reused {
+                        "cached".to_owned()
+                    } else {
+                        format!("fetched in {:.1}s", started.elapsed().as_secs_f32())
+                    };
+                    println!(
+                        "{:>3} {:<24} {how:<18} {}",
+                        language.code(),
+                        package.name,
+                        dir.display()
+                    );
+                }
+            }
+            Ok(())
+        }
+        Command::Build(args) => build(args),
+    }
+}
+
+/// One row of the summary table and of `build-report.json`.
+#[derive(serde::Serialize)]
+struct Report {
+    language: &'static str,
+    stats: IndexStats,
+    funnel: assemble::Funnel,
+    compressed_bytes: u64,
+    user_list_entries: usize,
+    seconds: f32,
+}
+
+fn build(args: BuildArgs) -> Result<()> {
+    let langs = languages(&args.common.langs)?;
+    if args.wordlist.is_some() && langs.len() != 1 {
+        bail!("--wordlist needs exactly one --lang");
+    }
+    let recipes = recipes::Recipes::load(&args.common.corpus.join("recipes.toml"))?;
+    let cache = fetch::Cache::new(
+        args.common
+            .cache
+            .clone()
+            .unwrap_or_else(|| args.common.corpus.join(".cache")),
+    );
+    std::fs::create_dir_all(&args.out)?;
+    let mut reports = Vec::new();
+    for language in langs {
+        let started = Instant::now();
+        let bar = ProgressBar::new(0).with_style(
+            ProgressStyle::with_template("{spinner} {msg:32} [{bar:30}] {pos}/{len} {elapsed}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        let mut writer = IndexWriter::new(language);
+        let mut funnel = assemble::Funnel::default();
+        if args.wordlist_mode == WordlistMode::Merge || args.wordlist.is_none() {
+            funnel = assemble::corpus_list(language, &recipes, &cache, &mut writer, &bar)?;
+        }
+        let mut user_list_entries = 0;
+        if let Some(path) = &args.wordlist {
+            bar.set_message(format!("{}: reading {}", language.code(), path.display()));
+            let parsed = wordlist::read(
+                path,
+                language,
+                args.wordlist_scale,
+                args.wordlist_default_score,
+            )?;
+            for w in &parsed.words {
+                if writer.set(&w.word, w.score).is_ok() {
+                    user_list_entries += 1;
+                }
+            }
+            if !parsed.rejected.is_empty() {
+                bar.println(format!(
+                    "{}: {} lines of {} not used (first: line {}: {})",
+                    language.code(),
+                    parsed.rejected.len(),
+                    path.display(),
+                    parsed.rejected[0].0,
+                    parsed.rejected[0].1
+                ));
+            }
+            writer.meta("user_list", serde_json::json!({ "file": path.file_name().map(|f| f.to_string_lossy().into_owned()), "mode": if args.wordlist_mode == WordlistMode::Merge { "merge" } else { "replace" }, "scale": args.wordlist_scale }));
+        }
+        if !args.no_blocklist {
+            funnel.blocked = assemble::apply_blocklist(language, &args.common.corpus, &mut writer)?;
+        }
+        bar.set_message(format!("{}: writing", language.code()));
+        let plain = args.out.join(format!("{}.cwi", language.code()));
+        let stats = writer.write_to(&plain)?;
+        let packed = args.out.join(format!("{}.cwi.zst", language.code()));
+        let tmp = packed.with_extension("zst.tmp");
+        {
+            let input = std::fs::File::open(&plain)?;
+            let output = std::fs::File::create(&tmp)?;
+            zstd::stream::copy_encode(input, output, args.zstd_level)?;
+        }
+        std::fs::rename(&tmp, &packed)?;
+        let compressed_bytes = std::fs::metadata(&packed)?.len();
+        bar.finish_and_clear();
+        let report = Report {
+            language: language.code(),
+            stats,
+            funnel,
+            compressed_bytes,
+            user_list_entries,
+            seconds: started.elapsed().as_secs_f32(),
+        };
+        print_report(&report);
+        reports.push(report);
+    }
+    print_summary(&reports);
+    let json = serde_json::to_string_pretty(&reports)?;
+    std::fs::write(args.out.join("build-report.json"), json)?;
+    Ok(())
+}
+
+fn print_report(r: &Report) {
+    let s = &r.stats;
+    let lengths: Vec<String> = s
+        .by_length
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(l, n)| format!("{l}:{n}"))
+        .collect();
+    println!(
+        "{}: {} entries, {} cells, {:.1} MB mapped, {:.1} MB compressed, {:.1}s\n    by length  {}\n    by score   <20:{} 20-39:{} 40-59:{} 60-79:{} 80+:{}\n    funnel     {} frequency words, {} outside alphabet, {} not in dictionary, {} from dictionaries, {} blocked, {} from user list",
+        r.language,
+        s.entries,
+        s.cells,
+        s.bytes as f64 / 1e6,
+        r.compressed_bytes as f64 / 1e6,
+        r.seconds,
+        lengths.join(" "),
+        s.by_band[0],
+        s.by_band[1],
+        s.by_band[2],
+        s.by_band[3],
+        s.by_band[4],
+        r.funnel.frequency_words,
+        r.funnel.outside_alphabet,
+        r.funnel.not_in_dictionary,
+        r.funnel.from_dictionaries,
+        r.funnel.blocked,
+        r.user_list_entries,
+    );
+}
+
+fn print_summary(reports: &[Report]) {
+    println!("\n| lang | entries | 40+ | 60+ | cells | mapped MB | zstd MB | build s |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for r in reports {
+        let b = &r.stats.by_band;
+        println!(
+            "| {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.1} |",
+            r.language,
+            r.stats.entries,
+            b[2] + b[3] + b[4],
+            b[3] + b[4],
+            r.stats.cells,
+            r.stats.bytes as f64 / 1e6,
+            r.compressed_bytes as f64 / 1e6,
+            r.seconds
+        );
+    }
+}
