@@ -78,10 +78,7 @@ fn generate(langs: &[Lang]) -> Result<String, String> {
                 if unique.len() != chars.len() || chars.is_empty() {
                     return Err(ctx("alphabet is empty or repeats a letter".into()));
                 }
-                (
-                    "Letter",
-                    chars.iter().map(|&c| (c as u32, c as u32)).collect(),
-                )
+                ("Letter", chars.iter().map(|&c| (c as u32, c as u32)).collect())
             }
             kind @ ("akshara" | "kana" | "hanzi" | "hangul") => {
                 let mut ranges = Vec::new();
@@ -119,9 +116,7 @@ fn generate(langs: &[Lang]) -> Result<String, String> {
             }
             if l.cell == "letter" {
                 if let Some(bad) = to.chars().find(|c| !l.alphabet.contains(*c)) {
-                    return Err(ctx(format!(
-                        "fold {from:?} -> {to:?}: {bad:?} not in alphabet"
-                    )));
+                    return Err(ctx(format!("fold {from:?} -> {to:?}: {bad:?} not in alphabet")));
                 }
             }
             write!(fold, "({from:?}, {to:?}), ").unwrap();
@@ -130,10 +125,7 @@ fn generate(langs: &[Lang]) -> Result<String, String> {
         if !(z40 < z60) {
             return Err(ctx("score_zipf must be increasing".into()));
         }
-        let ranges: String = ranges
-            .iter()
-            .map(|(a, b)| format!("({a}, {b}), "))
-            .collect();
+        let ranges: String = ranges.iter().map(|(a, b)| format!("({a}, {b}), ")).collect();
         writeln!(
             out,
             "    LanguageSpec {{ code: {:?}, name: {:?}, native_name: {:?}, rtl: {}, criss_cross_only: {}, \

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use crossword::index::{IndexManager, Pattern};
+use crossword::index::IndexManager;
 use crossword::lang::Language;
 
 #[global_allocator]
@@ -55,29 +55,16 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Words {
-            pattern,
-            lang,
-            min_score,
-            limit,
-            index_dir,
-            json,
-        } => {
-            let language = Language::from_code(&lang)
-                .ok_or_else(|| anyhow::anyhow!("unknown language code {lang:?}"))?;
-            let pattern = Pattern::parse(language, &pattern)?;
+        Command::Words { pattern, lang, min_score, limit, index_dir, json } => {
+            let language =
+                Language::from_code(&lang).ok_or_else(|| anyhow::anyhow!("unknown language code {lang:?}"))?;
             let manager = IndexManager::new(index_dir, u64::MAX);
-            let index = manager.get(language)?;
-            let hits = index.search(&pattern, min_score, limit);
+            let words = manager.search(language, &pattern, min_score, limit)?;
             if json {
-                let words: Vec<_> = hits
-                    .iter()
-                    .map(|h| serde_json::json!({"word": h.word, "score": h.score}))
-                    .collect();
                 println!("{}", serde_json::json!({ "words": words }));
             } else {
-                for h in hits {
-                    println!("{}\t{}", h.word, h.score);
+                for w in words {
+                    println!("{}\t{}", w.word, w.score);
                 }
             }
             Ok(())

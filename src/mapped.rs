@@ -54,10 +54,7 @@ impl MappedFile {
 
     /// A cheap owned view of `range` (which must lie inside the file).
     pub fn slice(&self, range: Range<usize>) -> Option<MappedBytes> {
-        (range.start <= range.end && range.end <= self.len()).then(|| MappedBytes {
-            file: self.clone(),
-            range,
-        })
+        (range.start <= range.end && range.end <= self.len()).then(|| MappedBytes { file: self.clone(), range })
     }
 }
 

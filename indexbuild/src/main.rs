@@ -93,10 +93,7 @@ fn main() {
     // so only report panics from anywhere else.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        if !info
-            .location()
-            .is_some_and(|l| l.file().contains("spellbook"))
-        {
+        if !info.location().is_some_and(|l| l.file().contains("spellbook")) {
             default_hook(info);
         }
     }));
@@ -110,21 +107,14 @@ fn languages(codes: &[String]) -> Result<Vec<Language>> {
     if codes.is_empty() {
         return Ok(Language::all().collect());
     }
-    codes
-        .iter()
-        .map(|c| Language::from_code(c).with_context(|| format!("unknown language code {c:?}")))
-        .collect()
+    codes.iter().map(|c| Language::from_code(c).with_context(|| format!("unknown language code {c:?}"))).collect()
 }
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Fetch(args) => {
             let recipes = recipes::Recipes::load(&args.corpus.join("recipes.toml"))?;
-            let cache = fetch::Cache::new(
-                args.cache
-                    .clone()
-                    .unwrap_or_else(|| args.corpus.join(".cache")),
-            );
+            let cache = fetch::Cache::new(args.cache.clone().unwrap_or_else(|| args.corpus.join(".cache")));
             for language in languages(&args.langs)? {
                 for package in recipes.packages_for(language.code())? {
                     let reused = cache.has(&package);
@@ -135,12 +125,7 @@ fn run(cli: Cli) -> Result<()> {
                     } else {
                         format!("fetched in {:.1}s", started.elapsed().as_secs_f32())
                     };
-                    println!(
-                        "{:>3} {:<24} {how:<18} {}",
-                        language.code(),
-                        package.name,
-                        dir.display()
-                    );
+                    println!("{:>3} {:<24} {how:<18} {}", language.code(), package.name, dir.display());
                 }
             }
             Ok(())
@@ -166,12 +151,7 @@ fn build(args: BuildArgs) -> Result<()> {
         bail!("--wordlist needs exactly one --lang");
     }
     let recipes = recipes::Recipes::load(&args.common.corpus.join("recipes.toml"))?;
-    let cache = fetch::Cache::new(
-        args.common
-            .cache
-            .clone()
-            .unwrap_or_else(|| args.common.corpus.join(".cache")),
-    );
+    let cache = fetch::Cache::new(args.common.cache.clone().unwrap_or_else(|| args.common.corpus.join(".cache")));
     std::fs::create_dir_all(&args.out)?;
     let mut reports = Vec::new();
     for language in langs {
@@ -190,12 +170,7 @@ fn build(args: BuildArgs) -> Result<()> {
         let mut user_list_entries = 0;
         if let Some(path) = &args.wordlist {
             bar.set_message(format!("{}: reading {}", language.code(), path.display()));
-            let parsed = wordlist::read(
-                path,
-                language,
-                args.wordlist_scale,
-                args.wordlist_default_score,
-            )?;
+            let parsed = wordlist::read(path, language, args.wordlist_scale, args.wordlist_default_score)?;
             for w in &parsed.words {
                 if writer.set(&w.word, w.score).is_ok() {
                     user_list_entries += 1;
@@ -248,13 +223,8 @@ fn build(args: BuildArgs) -> Result<()> {
 
 fn print_report(r: &Report) {
     let s = &r.stats;
-    let lengths: Vec<String> = s
-        .by_length
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| **n > 0)
-        .map(|(l, n)| format!("{l}:{n}"))
-        .collect();
+    let lengths: Vec<String> =
+        s.by_length.iter().enumerate().filter(|(_, n)| **n > 0).map(|(l, n)| format!("{l}:{n}")).collect();
     println!(
         "{}: {} entries, {} cells, {:.1} MB mapped, {:.1} MB compressed, {:.1}s\n    by length  {}\n    by score   <20:{} 20-39:{} 40-59:{} 60-79:{} 80+:{}\n    funnel     {} frequency words, {} outside alphabet, {} not in dictionary, {} from dictionaries, {} blocked, {} from user list",
         r.language,

@@ -51,26 +51,18 @@ pub struct LanguageRecipe {
 impl Recipes {
     /// Reads and parses the recipe file.
     pub fn load(path: &Path) -> Result<Recipes> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))
     }
 
     /// The apt package of a hunspell filter.
     pub fn hunspell_package(name: &str) -> Package {
-        Package {
-            client: "apt".into(),
-            name: name.into(),
-            version: None,
-        }
+        Package { client: "apt".into(), name: name.into(), version: None }
     }
 
     /// Every package a language needs.
     pub fn packages_for(&self, code: &str) -> Result<Vec<Package>> {
-        let r = self
-            .language
-            .get(code)
-            .with_context(|| format!("no recipe for language {code}"))?;
+        let r = self.language.get(code).with_context(|| format!("no recipe for language {code}"))?;
         let mut out = vec![self.named("wordfreq")?];
         for [pkg, _, _] in r.hunspell.iter().chain(&r.hunspell_also) {
             out.push(Recipes::hunspell_package(pkg));
@@ -89,9 +81,6 @@ impl Recipes {
 
     /// A package by recipe name.
     pub fn named(&self, name: &str) -> Result<Package> {
-        self.package
-            .get(name)
-            .cloned()
-            .with_context(|| format!("recipes: no package {name:?}"))
+        self.package.get(name).cloned().with_context(|| format!("recipes: no package {name:?}"))
     }
 }

@@ -46,9 +46,7 @@ pub fn parse(text: &str, language: Language, scale_max: f32, default_score: u8) 
         }
         let (word, score) = match line.rsplit_once(';') {
             Some((w, s)) => match s.trim().parse::<f32>() {
-                Ok(s) if s.is_finite() && s >= 0.0 => {
-                    (w, (s * 100.0 / scale_max).round().clamp(0.0, 100.0) as u8)
-                }
+                Ok(s) if s.is_finite() && s >= 0.0 => (w, (s * 100.0 / scale_max).round().clamp(0.0, 100.0) as u8),
                 _ => {
                     out.rejected.push((n + 1, format!("bad score {s:?}")));
                     continue;
@@ -72,23 +70,9 @@ mod tests {
     #[test]
     fn parses_and_maps_scores() {
         let en = Language::from_code("en").unwrap();
-        let p = parse(
-            "# comment\nice cream;60\nabc;30\nx-ray;0\nbad;abc\nnoscore\nnaïve;45\n42;50\n",
-            en,
-            60.0,
-            50,
-        );
+        let p = parse("# comment\nice cream;60\nabc;30\nx-ray;0\nbad;abc\nnoscore\nnaïve;45\n42;50\n", en, 60.0, 50);
         let got: Vec<(&str, u8)> = p.words.iter().map(|w| (w.word.as_str(), w.score)).collect();
-        assert_eq!(
-            got,
-            [
-                ("ICECREAM", 100),
-                ("ABC", 50),
-                ("XRAY", 0),
-                ("NOSCORE", 50),
-                ("NAIVE", 75)
-            ]
-        );
+        assert_eq!(got, [("ICECREAM", 100), ("ABC", 50), ("XRAY", 0), ("NOSCORE", 50), ("NAIVE", 75)]);
         assert_eq!(p.rejected.len(), 2);
     }
 }

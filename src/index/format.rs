@@ -25,6 +25,10 @@ pub mod section {
     pub const GROUPS: u32 = 3;
     /// UTF-8 JSON describing how the index was built (sources, options, counts).
     pub const META: u32 = 4;
+    /// Optional character folds learnt from the corpus (Chinese Traditional to Simplified):
+    /// `[from: u32, to: u32]` pairs of code points sorted by `from`, applied to user text
+    /// before the language's own rules.
+    pub const FOLD: u32 = 5;
 }
 
 /// Fixed-size header at offset 0 (64 bytes).

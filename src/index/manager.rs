@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::{Mutex, RwLock};
 
-use super::{Index, OpenError, Verify};
+use super::{Index, OpenError, PatternError, Verify};
 use crate::lang::Language;
 
 /// Why a language's index is not usable.
@@ -27,6 +27,26 @@ pub enum LoadError {
     /// The file exists but could not be read or is corrupt.
     #[error("index for language {0} could not be loaded: {1}")]
     Failed(&'static str, OpenError),
+}
+
+/// An entry returned by [`IndexManager::search`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Word {
+    /// The entry, normalized for its language.
+    pub word: String,
+    /// Quality score, 0 to 100.
+    pub score: u8,
+}
+
+/// Why a search could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// The language's index is missing or unreadable.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The pattern is invalid for the language.
+    #[error(transparent)]
+    Pattern(#[from] PatternError),
 }
 
 /// Per-language state for GET /status.
@@ -119,27 +139,18 @@ impl IndexManager {
 
     /// Total bytes mapped right now.
     pub fn mapped_bytes(&self) -> u64 {
-        self.slots
-            .iter()
-            .filter_map(|s| s.index.read().as_ref().map(|i| i.mapped_bytes() as u64))
-            .sum()
+        self.slots.iter().filter_map(|s| s.index.read().as_ref().map(|i| i.mapped_bytes() as u64)).sum()
     }
 
     /// Number of loads so far and their total time.
     pub fn load_stats(&self) -> (u64, Duration) {
-        (
-            self.loads.load(Ordering::Relaxed),
-            Duration::from_nanos(self.load_nanos.load(Ordering::Relaxed)),
-        )
+        (self.loads.load(Ordering::Relaxed), Duration::from_nanos(self.load_nanos.load(Ordering::Relaxed)))
     }
 
     /// The index of `language`, loading it if needed.
     pub fn get(&self, language: Language) -> Result<Arc<Index>, LoadError> {
         let slot = self.slot(language);
-        slot.last_used.store(
-            self.clock.fetch_add(1, Ordering::Relaxed),
-            Ordering::Relaxed,
-        );
+        slot.last_used.store(self.clock.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
         if let Some(index) = slot.index.read().as_ref() {
             return Ok(index.clone());
         }
@@ -150,11 +161,39 @@ impl IndexManager {
         let started = Instant::now();
         let index = Arc::new(self.load(language)?);
         self.loads.fetch_add(1, Ordering::Relaxed);
-        self.load_nanos
-            .fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.load_nanos.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
         *slot.index.write() = Some(index.clone());
         self.evict_over_budget(language);
         Ok(index)
+    }
+
+    /// The best entries of `language` matching `pattern` (`_` or `?` for an unknown cell; the
+    /// rest normalized like any answer), scoring at least `min_score`, best first, at most
+    /// `limit`.
+    pub fn search(
+        &self,
+        language: Language,
+        pattern: &str,
+        min_score: u32,
+        limit: usize,
+    ) -> Result<Vec<Word>, SearchError> {
+        let index = self.get(language)?;
+        let pattern = index.pattern(pattern)?;
+        Ok(index
+            .search(&pattern, min_score, limit)
+            .into_iter()
+            .map(|h| Word { word: h.word.to_owned(), score: h.score })
+            .collect())
+    }
+
+    /// Scores of the known words among `words` (normalized), in input order; unknown words are
+    /// omitted.
+    pub fn scores<'w>(
+        &self,
+        language: Language,
+        words: impl IntoIterator<Item = &'w str>,
+    ) -> Result<Vec<(String, u8)>, LoadError> {
+        Ok(self.get(language)?.scores(words))
     }
 
     /// Drops a language's mapping (it reloads on next use).
@@ -202,11 +241,7 @@ impl IndexManager {
 }
 
 /// Decompresses `packed` next to `plain`, verifies it, and renames it into place.
-pub(crate) fn install_compressed(
-    packed: &Path,
-    plain: &Path,
-    language: Language,
-) -> Result<(), OpenError> {
+pub(crate) fn install_compressed(packed: &Path, plain: &Path, language: Language) -> Result<(), OpenError> {
     let tmp = plain.with_extension(format!("cwi.tmp{}", std::process::id()));
     let result = (|| {
         let input = std::fs::File::open(packed)?;

@@ -18,7 +18,7 @@ use std::path::Path;
 
 use bytemuck::Pod;
 
-pub use manager::{IndexManager, LanguageStatus, LoadError};
+pub use manager::{IndexManager, LanguageStatus, LoadError, SearchError, Word};
 pub use pattern::{Pattern, PatternError};
 pub use writer::{IndexStats, IndexWriter, RejectedEntry};
 
@@ -27,9 +27,7 @@ use crate::mapped::{MappedBytes, MappedFile};
 use format::*;
 
 #[cfg(target_endian = "big")]
-compile_error!(
-    "index files are little-endian and mapped as is; big-endian hosts are not supported"
-);
+compile_error!("index files are little-endian and mapped as is; big-endian hosts are not supported");
 
 /// One search result, borrowed from the mapped index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,9 +75,7 @@ impl Postings<'_> {
     /// True when `rank` is in the set.
     pub fn contains(&self, rank: u32) -> bool {
         match self {
-            Postings::Bitset(words) => words
-                .get(rank as usize / 64)
-                .is_some_and(|w| w >> (rank % 64) & 1 == 1),
+            Postings::Bitset(words) => words.get(rank as usize / 64).is_some_and(|w| w >> (rank % 64) & 1 == 1),
             Postings::List(ranks) => ranks.binary_search(&rank).is_ok(),
         }
     }
@@ -107,6 +103,7 @@ pub struct Index {
     cell_count: usize,
     groups: Vec<Group>,
     meta: Range<usize>,
+    folds: Range<usize>,
 }
 
 impl Index {
@@ -116,11 +113,7 @@ impl Index {
         Index::from_mapped(file, language, verify)
     }
 
-    fn from_mapped(
-        file: MappedFile,
-        language: Language,
-        verify: Verify,
-    ) -> Result<Index, OpenError> {
+    fn from_mapped(file: MappedFile, language: Language, verify: Verify) -> Result<Index, OpenError> {
         let bytes = file.bytes();
         let (hsize, fsize) = (std::mem::size_of::<Header>(), std::mem::size_of::<Footer>());
         if bytes.len() < hsize + fsize || bytes.len() % ALIGN != 0 {
@@ -132,35 +125,22 @@ impl Index {
             return corrupt("bad magic number (not an index file)");
         }
         if header.version != FORMAT_VERSION {
-            return corrupt(format!(
-                "format version {} (this build reads {FORMAT_VERSION})",
-                header.version
-            ));
+            return corrupt(format!("format version {} (this build reads {FORMAT_VERSION})", header.version));
         }
         if footer.body_len != (bytes.len() - fsize) as u64 {
             return corrupt("footer length does not match the file size (truncated?)");
         }
-        let code = std::str::from_utf8(&header.language)
-            .unwrap_or("")
-            .trim_end_matches('\0');
+        let code = std::str::from_utf8(&header.language).unwrap_or("").trim_end_matches('\0');
         if code != language.code() {
-            return corrupt(format!(
-                "file holds language {code:?}, expected {}",
-                language.code()
-            ));
+            return corrupt(format!("file holds language {code:?}, expected {}", language.code()));
         }
-        if verify == Verify::Checksum
-            && xxhash_rust::xxh3::xxh3_64(&bytes[..bytes.len() - fsize]) != footer.checksum
-        {
+        if verify == Verify::Checksum && xxhash_rust::xxh3::xxh3_64(&bytes[..bytes.len() - fsize]) != footer.checksum {
             return corrupt("checksum mismatch");
         }
         let body = bytes.len() - fsize;
         let table_len = header.section_count as usize * std::mem::size_of::<SectionEntry>();
         let sections: Vec<SectionEntry> = match bytes.get(hsize..hsize + table_len) {
-            Some(t) => t
-                .chunks_exact(std::mem::size_of::<SectionEntry>())
-                .map(bytemuck::pod_read_unaligned)
-                .collect(),
+            Some(t) => t.chunks_exact(std::mem::size_of::<SectionEntry>()).map(bytemuck::pod_read_unaligned).collect(),
             None => return corrupt("section table out of bounds"),
         };
         let find = |kind: u32| -> Result<Range<usize>, OpenError> {
@@ -178,6 +158,13 @@ impl Index {
         let groups_range = find(section::GROUPS)?;
         let fst_range = find(section::FST)?;
         let meta = find(section::META)?;
+        let folds = match sections.iter().any(|s| s.kind == section::FOLD) {
+            true => find(section::FOLD)?,
+            false => 0..0,
+        };
+        if folds.len() % 8 != 0 {
+            return corrupt("fold table length is not a multiple of 8");
+        }
 
         // Cell table.
         let cell_count = header.cell_count as usize;
@@ -188,9 +175,7 @@ impl Index {
         let cell_offsets = cells.start + 8..cells.start + 8 + 4 * (cell_count + 1);
         let offsets: &[u32] = cast(bytes, cell_offsets.clone())?;
         let cell_bytes = cell_offsets.end..cells.end;
-        if offsets.windows(2).any(|w| w[0] > w[1])
-            || offsets.last().map(|&l| l as usize) > Some(cell_bytes.len())
-        {
+        if offsets.windows(2).any(|w| w[0] > w[1]) || offsets.last().map(|&l| l as usize) > Some(cell_bytes.len()) {
             return corrupt("cell offsets out of order");
         }
         if std::str::from_utf8(&bytes[cell_bytes.clone()]).is_err() {
@@ -224,8 +209,7 @@ impl Index {
             if text_offsets.last().map(|&l| l as usize) != Some(g.text.len()) {
                 return corrupt(format!("group {len}: text offsets do not cover the text"));
             }
-            let positions: &[PositionDir] =
-                cast(bytes, checked_range(d.positions, 16 * len as u64, body)?)?;
+            let positions: &[PositionDir] = cast(bytes, checked_range(d.positions, 16 * len as u64, body)?)?;
             let mut g = g;
             for p in positions {
                 let refs_range = checked_range(p.refs, 24 * p.count as u64, body)?;
@@ -233,9 +217,7 @@ impl Index {
                 for r in refs {
                     let width = if r.kind == POSTING_BITSET { 8 } else { 4 };
                     checked_range(r.offset, width * r.items as u64, body)?;
-                    if r.kind > POSTING_LIST
-                        || (r.kind == POSTING_BITSET && r.items as usize != n.div_ceil(64))
-                    {
+                    if r.kind > POSTING_LIST || (r.kind == POSTING_BITSET && r.items as usize != n.div_ceil(64)) {
                         return corrupt(format!("group {len}: bad posting record"));
                     }
                     if r.offset % 8 != 0 || r.cell as usize >= cell_count {
@@ -247,20 +229,9 @@ impl Index {
             groups.push(g);
         }
 
-        let fst_bytes = file
-            .slice(fst_range)
-            .ok_or_else(|| OpenError::Corrupt("fst out of bounds".into()))?;
+        let fst_bytes = file.slice(fst_range).ok_or_else(|| OpenError::Corrupt("fst out of bounds".into()))?;
         let fst = fst::Map::new(fst_bytes).map_err(|e| OpenError::Corrupt(format!("fst: {e}")))?;
-        Ok(Index {
-            language,
-            file,
-            fst,
-            cell_offsets,
-            cell_bytes,
-            cell_count,
-            groups,
-            meta,
-        })
+        Ok(Index { language, file, fst, cell_offsets, cell_bytes, cell_count, groups, meta, folds })
     }
 
     /// The language of this index.
@@ -293,6 +264,37 @@ impl Index {
         std::str::from_utf8(&self.file.bytes()[self.meta.clone()]).unwrap_or("{}")
     }
 
+    /// Applies the index's character folds (Chinese Traditional to Simplified) to user text;
+    /// text without foldable characters is returned unchanged.
+    pub fn fold<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        let pairs: &[[u32; 2]] = self.view(self.folds.clone());
+        let lookup =
+            |c: char| pairs.binary_search_by_key(&(c as u32), |p| p[0]).ok().and_then(|i| char::from_u32(pairs[i][1]));
+        if pairs.is_empty() || !text.chars().any(|c| lookup(c).is_some()) {
+            return std::borrow::Cow::Borrowed(text);
+        }
+        std::borrow::Cow::Owned(text.chars().map(|c| lookup(c).unwrap_or(c)).collect())
+    }
+
+    /// Normalizes user text for this index: corpus folds, then the language's rules.
+    pub fn normalize(&self, text: &str) -> Result<String, crate::lang::InvalidChar> {
+        self.language.normalize(&self.fold(text))
+    }
+
+    /// Parses a user pattern for this index (corpus folds, then the language's rules).
+    pub fn pattern(&self, text: &str) -> Result<Pattern, PatternError> {
+        Pattern::parse(self.language, &self.fold(text))
+    }
+
+    /// Scores of known words, normalized; unknown or unnormalizable words are omitted.
+    pub fn scores<'w>(&self, words: impl IntoIterator<Item = &'w str>) -> Vec<(String, u8)> {
+        words
+            .into_iter()
+            .filter_map(|w| self.normalize(w).ok())
+            .filter_map(|n| self.score(&n).map(|s| (n, s)))
+            .collect()
+    }
+
     /// Number of distinct cells.
     pub fn cell_count(&self) -> usize {
         self.cell_count
@@ -301,10 +303,7 @@ impl Index {
     /// The text of cell `id`.
     pub fn cell(&self, id: u16) -> Option<&str> {
         let offsets: &[u32] = bytemuck::cast_slice(&self.file.bytes()[self.cell_offsets.clone()]);
-        let (a, b) = (
-            *offsets.get(id as usize)? as usize,
-            *offsets.get(id as usize + 1)? as usize,
-        );
+        let (a, b) = (*offsets.get(id as usize)? as usize, *offsets.get(id as usize + 1)? as usize);
         let cells = &self.file.bytes()[self.cell_bytes.clone()];
         std::str::from_utf8(cells.get(a..b)?).ok()
     }
@@ -330,25 +329,17 @@ impl Index {
 
     /// Scores of the entries of length `len`, by rank (best first).
     pub fn scores_of_length(&self, len: usize) -> &[u8] {
-        self.groups
-            .get(len)
-            .map_or(&[][..], |g| self.view(g.scores.clone()))
+        self.groups.get(len).map_or(&[][..], |g| self.view(g.scores.clone()))
     }
 
     /// The entry of length `len` at `rank`.
     pub fn entry(&self, len: usize, rank: u32) -> Option<Hit<'_>> {
         let g = self.groups.get(len)?;
         let offsets: &[u32] = self.view(g.text_offsets.clone());
-        let (a, b) = (
-            *offsets.get(rank as usize)? as usize,
-            *offsets.get(rank as usize + 1)? as usize,
-        );
+        let (a, b) = (*offsets.get(rank as usize)? as usize, *offsets.get(rank as usize + 1)? as usize);
         let text = &self.file.bytes()[g.text.clone()];
         let word = std::str::from_utf8(text.get(a..b)?).ok()?;
-        Some(Hit {
-            word,
-            score: *self.scores_of_length(len).get(rank as usize)?,
-        })
+        Some(Hit { word, score: *self.scores_of_length(len).get(rank as usize)? })
     }
 
     /// The cell ids of the entry of length `len` at `rank`.
@@ -362,10 +353,7 @@ impl Index {
     pub fn postings(&self, len: usize, pos: usize, cell: u16) -> Option<Postings<'_>> {
         let g = self.groups.get(len)?;
         let refs: &[PostingRef] = self.view(g.positions.get(pos)?.clone());
-        let r = refs
-            .binary_search_by_key(&(cell as u32), |r| r.cell)
-            .ok()
-            .map(|i| refs[i])?;
+        let r = refs.binary_search_by_key(&(cell as u32), |r| r.cell).ok().map(|i| refs[i])?;
         let start = r.offset as usize;
         Some(if r.kind == POSTING_BITSET {
             Postings::Bitset(self.view(start..start + 8 * r.items as usize))
@@ -387,20 +375,11 @@ impl Index {
         let len = pattern.len();
         let mut ranks = Vec::new();
         self.search_ranks(pattern, min_score, limit, &mut ranks);
-        ranks
-            .into_iter()
-            .filter_map(|r| self.entry(len, r))
-            .collect()
+        ranks.into_iter().filter_map(|r| self.entry(len, r)).collect()
     }
 
     /// Like [`Index::search`] but returns ranks within the length group, into `out`.
-    pub fn search_ranks(
-        &self,
-        pattern: &Pattern,
-        min_score: u32,
-        limit: usize,
-        out: &mut Vec<u32>,
-    ) {
+    pub fn search_ranks(&self, pattern: &Pattern, min_score: u32, limit: usize, out: &mut Vec<u32>) {
         out.clear();
         let len = pattern.len();
         let scores = self.scores_of_length(len);
@@ -443,13 +422,7 @@ impl Index {
 }
 
 /// Walks the smallest (list) set and keeps ranks that every other set contains.
-fn intersect_from_list(
-    driver: &[u32],
-    others: &[(u32, Postings<'_>)],
-    cutoff: u32,
-    limit: usize,
-    out: &mut Vec<u32>,
-) {
+fn intersect_from_list(driver: &[u32], others: &[(u32, Postings<'_>)], cutoff: u32, limit: usize, out: &mut Vec<u32>) {
     let mut cursors = vec![0usize; others.len()];
     'ranks: for &rank in driver {
         if rank >= cutoff {
@@ -457,9 +430,7 @@ fn intersect_from_list(
         }
         for ((_, set), cursor) in others.iter().zip(cursors.iter_mut()) {
             let present = match set {
-                Postings::Bitset(words) => words
-                    .get(rank as usize / 64)
-                    .is_some_and(|w| w >> (rank % 64) & 1 == 1),
+                Postings::Bitset(words) => words.get(rank as usize / 64).is_some_and(|w| w >> (rank % 64) & 1 == 1),
                 Postings::List(list) => {
                     // Both walks ascend: gallop forward from the last position.
                     let rest = &list[*cursor..];
@@ -517,16 +488,12 @@ fn checked_range(offset: u64, len: u64, body: usize) -> Result<Range<usize>, Ope
     let end = offset.checked_add(len).filter(|&e| e <= body as u64);
     match end {
         Some(end) if offset % ALIGN as u64 == 0 => Ok(offset as usize..end as usize),
-        _ => corrupt(format!(
-            "range {offset}+{len} outside the file or misaligned"
-        )),
+        _ => corrupt(format!("range {offset}+{len} outside the file or misaligned")),
     }
 }
 
 fn cast<T: Pod>(bytes: &[u8], range: Range<usize>) -> Result<&[T], OpenError> {
-    let slice = bytes
-        .get(range)
-        .ok_or_else(|| OpenError::Corrupt("range out of bounds".into()))?;
+    let slice = bytes.get(range).ok_or_else(|| OpenError::Corrupt("range out of bounds".into()))?;
     bytemuck::try_cast_slice(slice).map_err(|e| OpenError::Corrupt(format!("bad array: {e:?}")))
 }
 

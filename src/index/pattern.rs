@@ -38,12 +38,7 @@ impl Pattern {
                 e.position += offset;
                 e
             })?;
-            cells.extend(
-                language
-                    .split_cells(&normalized)
-                    .into_iter()
-                    .map(|c| Some(c.to_owned())),
-            );
+            cells.extend(language.split_cells(&normalized).into_iter().map(|c| Some(c.to_owned())));
             offset += run.chars().count();
             if cells.len() > MAX_LEN {
                 return Err(PatternError::Length(cells.len()));
@@ -77,19 +72,12 @@ impl Pattern {
 
     /// The fixed cells with their positions.
     pub fn fixed(&self) -> impl Iterator<Item = (usize, &str)> {
-        self.cells
-            .iter()
-            .enumerate()
-            .filter_map(|(i, c)| c.as_deref().map(|c| (i, c)))
+        self.cells.iter().enumerate().filter_map(|(i, c)| c.as_deref().map(|c| (i, c)))
     }
 
     /// True when `cells` (an entry split into cells) fits the pattern.
     pub fn matches(&self, cells: &[&str]) -> bool {
         cells.len() == self.cells.len()
-            && self
-                .cells
-                .iter()
-                .zip(cells)
-                .all(|(p, c)| p.as_deref().is_none_or(|p| p == *c))
+            && self.cells.iter().zip(cells).all(|(p, c)| p.as_deref().is_none_or(|p| p == *c))
     }
 }

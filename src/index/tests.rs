@@ -44,32 +44,14 @@ fn words<'a>(hits: &[Hit<'a>]) -> Vec<&'a str> {
 #[test]
 fn finds_best_words_first() {
     let en = lang("en");
-    let (_d, idx) = build(
-        en,
-        &[
-            ("cat", 90),
-            ("cot", 70),
-            ("cut", 80),
-            ("cab", 95),
-            ("act", 60),
-            ("coat", 99),
-        ],
-    );
+    let (_d, idx) = build(en, &[("cat", 90), ("cot", 70), ("cut", 80), ("cab", 95), ("act", 60), ("coat", 99)]);
     let p = Pattern::parse(en, "c_t").unwrap();
     assert_eq!(words(&idx.search(&p, 0, 10)), ["CAT", "CUT", "COT"]);
     assert_eq!(words(&idx.search(&p, 75, 10)), ["CAT", "CUT"]);
     assert_eq!(words(&idx.search(&p, 0, 1)), ["CAT"]);
-    assert_eq!(
-        words(&idx.search(&Pattern::parse(en, "???").unwrap(), 0, 10)),
-        ["CAB", "CAT", "CUT", "COT", "ACT"]
-    );
-    assert_eq!(
-        words(&idx.search(&Pattern::parse(en, "x__").unwrap(), 0, 10)),
-        Vec::<&str>::new()
-    );
-    assert!(idx
-        .search(&Pattern::parse(en, "c_t").unwrap(), 101, 10)
-        .is_empty());
+    assert_eq!(words(&idx.search(&Pattern::parse(en, "???").unwrap(), 0, 10)), ["CAB", "CAT", "CUT", "COT", "ACT"]);
+    assert_eq!(words(&idx.search(&Pattern::parse(en, "x__").unwrap(), 0, 10)), Vec::<&str>::new());
+    assert!(idx.search(&Pattern::parse(en, "c_t").unwrap(), 101, 10).is_empty());
     assert_eq!(idx.score("COAT"), Some(99));
     assert_eq!(idx.score("DOG"), None);
     assert_eq!(idx.len(), 6);
@@ -78,37 +60,36 @@ fn finds_best_words_first() {
 #[test]
 fn other_scripts() {
     let ru = lang("ru");
-    let (_d, idx) = build(
-        ru,
-        &[("луна", 90), ("лиана", 80), ("лина", 50), ("лань", 40)],
-    );
-    assert_eq!(
-        words(&idx.search(&Pattern::parse(ru, "Л_НА").unwrap(), 0, 10)),
-        ["ЛУНА", "ЛИНА"]
-    );
+    let (_d, idx) = build(ru, &[("луна", 90), ("лиана", 80), ("лина", 50), ("лань", 40)]);
+    assert_eq!(words(&idx.search(&Pattern::parse(ru, "Л_НА").unwrap(), 0, 10)), ["ЛУНА", "ЛИНА"]);
 
     let hi = lang("hi");
     let (_d, idx) = build(hi, &[("क्षमा", 90), ("कमरा", 80), ("पत्र", 70)]);
-    assert_eq!(
-        words(&idx.search(&Pattern::parse(hi, "_मा").unwrap(), 0, 10)),
-        ["क्षमा"]
-    );
-    assert_eq!(
-        words(&idx.search(&Pattern::parse(hi, "प_").unwrap(), 0, 10)),
-        ["पत्र"]
-    );
+    assert_eq!(words(&idx.search(&Pattern::parse(hi, "_मा").unwrap(), 0, 10)), ["क्षमा"]);
+    assert_eq!(words(&idx.search(&Pattern::parse(hi, "प_").unwrap(), 0, 10)), ["पत्र"]);
 
     let ja = lang("ja");
     let (_d, idx) = build(ja, &[("さくら", 90), ("サクラ", 10), ("かがみ", 60)]);
-    assert_eq!(
-        words(&idx.search(&Pattern::parse(ja, "さ_ら").unwrap(), 0, 10)),
-        ["サクラ"]
-    );
-    assert_eq!(
-        idx.score("サクラ"),
-        Some(90),
-        "a repeated entry keeps its best score"
-    );
+    assert_eq!(words(&idx.search(&Pattern::parse(ja, "さ_ら").unwrap(), 0, 10)), ["サクラ"]);
+    assert_eq!(idx.score("サクラ"), Some(90), "a repeated entry keeps its best score");
+}
+
+#[test]
+fn corpus_folds_apply_to_user_text() {
+    let zh = lang("zh");
+    let dir = tempfile::tempdir().unwrap();
+    let mut w = IndexWriter::new(zh);
+    w.insert("国家", 90).unwrap();
+    w.insert("龙", 50).unwrap();
+    w.fold('國', '国');
+    w.fold('龍', '龙');
+    let path = dir.path().join("zh.cwi");
+    w.write_to(&path).unwrap();
+    let idx = Index::open(&path, zh, Verify::Checksum).unwrap();
+    assert_eq!(idx.normalize("國家").unwrap(), "国家");
+    assert_eq!(words(&idx.search(&idx.pattern("國_").unwrap(), 0, 5)), ["国家"]);
+    assert_eq!(idx.scores(["國家", "龍", "猫", "abc"]), [("国家".to_owned(), 90), ("龙".to_owned(), 50)]);
+    assert!(matches!(idx.fold("国家"), std::borrow::Cow::Borrowed(_)));
 }
 
 #[test]
@@ -117,17 +98,11 @@ fn rejects_corrupt_files() {
     let (dir, _idx) = build(en, &[("cat", 90)]);
     let path = dir.path().join("en.cwi");
     let mut bytes = std::fs::read(&path).unwrap();
-    assert!(
-        Index::open(&path, lang("de"), Verify::Structure).is_err(),
-        "wrong language"
-    );
+    assert!(Index::open(&path, lang("de"), Verify::Structure).is_err(), "wrong language");
     let n = bytes.len();
     bytes[n / 2] ^= 0xFF;
     std::fs::write(&path, &bytes).unwrap();
-    assert!(matches!(
-        Index::open(&path, en, Verify::Checksum),
-        Err(OpenError::Corrupt(_))
-    ));
+    assert!(matches!(Index::open(&path, en, Verify::Checksum), Err(OpenError::Corrupt(_))));
     std::fs::write(&path, &bytes[..n - 8]).unwrap();
     assert!(Index::open(&path, en, Verify::Structure).is_err());
     std::fs::write(&path, b"hello").unwrap();
@@ -137,9 +112,7 @@ fn rejects_corrupt_files() {
 #[test]
 fn every_truncation_and_bit_flip_is_refused_or_harmless() {
     let en = lang("en");
-    let entries: Vec<(String, u8)> = (0..300)
-        .map(|i| (format!("W{}", to_letters(i)), (i % 101) as u8))
-        .collect();
+    let entries: Vec<(String, u8)> = (0..300).map(|i| (format!("W{}", to_letters(i)), (i % 101) as u8)).collect();
     let dir = tempfile::tempdir().unwrap();
     let mut w = IndexWriter::new(en);
     for (t, s) in &entries {
@@ -180,8 +153,7 @@ fn manager_loads_compressed_and_evicts() {
         let l = lang(code);
         let mut w = IndexWriter::new(l);
         for i in 0..2000 {
-            w.insert(&format!("A{}", to_letters(i)), (i % 100) as u8)
-                .unwrap();
+            w.insert(&format!("A{}", to_letters(i)), (i % 100) as u8).unwrap();
         }
         let (bytes, _) = w.to_bytes().unwrap();
         let packed = zstd::encode_all(&bytes[..], 3).unwrap();
@@ -191,57 +163,27 @@ fn manager_loads_compressed_and_evicts() {
     let one = zstd::decode_all(&one[..]).unwrap().len() as u64;
     let m = IndexManager::new(dir.path(), one * 2 + 1);
     assert!(m.status().iter().filter(|s| s.available).count() == 3);
-    assert!(matches!(
-        m.get(lang("it")),
-        Err(LoadError::NotAvailable("it"))
-    ));
+    assert!(matches!(m.get(lang("it")), Err(LoadError::NotAvailable("it"))));
     let en = m.get(lang("en")).unwrap();
-    assert!(
-        dir.path().join("en.cwi").is_file(),
-        "installed from the .zst"
-    );
+    assert!(dir.path().join("en.cwi").is_file(), "installed from the .zst");
     m.get(lang("de")).unwrap();
     m.get(lang("en")).unwrap(); // en is now more recent than de
     m.get(lang("fr")).unwrap(); // over budget: de goes
-    let loaded: Vec<&str> = m
-        .status()
-        .iter()
-        .filter(|s| s.loaded)
-        .map(|s| s.language.code())
-        .collect();
+    let loaded: Vec<&str> = m.status().iter().filter(|s| s.loaded).map(|s| s.language.code()).collect();
     assert_eq!(loaded, ["en", "fr"]);
     // A handle taken before eviction keeps working.
     m.evict(lang("en"));
-    assert_eq!(
-        en.search(&Pattern::parse(lang("en"), "A_").unwrap(), 0, 1)
-            .len(),
-        1
-    );
+    assert_eq!(en.search(&Pattern::parse(lang("en"), "A_").unwrap(), 0, 1).len(), 1);
     assert_eq!(m.load_stats().0, 3);
 }
 
 fn entry_strategy(alphabet: &'static [&'static str]) -> impl Strategy<Value = Vec<(String, u8)>> {
-    prop::collection::vec(
-        (
-            prop::collection::vec(prop::sample::select(alphabet), 1..7),
-            0u8..=100,
-        ),
-        1..400,
-    )
-    .prop_map(|v| {
-        v.into_iter()
-            .map(|(cells, s)| (cells.concat(), s))
-            .collect()
-    })
+    prop::collection::vec((prop::collection::vec(prop::sample::select(alphabet), 1..7), 0u8..=100), 1..400)
+        .prop_map(|v| v.into_iter().map(|(cells, s)| (cells.concat(), s)).collect())
 }
 
-fn pattern_strategy(
-    alphabet: &'static [&'static str],
-) -> impl Strategy<Value = Vec<Option<String>>> {
-    prop::collection::vec(
-        prop::option::weighted(0.4, prop::sample::select(alphabet).prop_map(str::to_owned)),
-        1..7,
-    )
+fn pattern_strategy(alphabet: &'static [&'static str]) -> impl Strategy<Value = Vec<Option<String>>> {
+    prop::collection::vec(prop::option::weighted(0.4, prop::sample::select(alphabet).prop_map(str::to_owned)), 1..7)
 }
 
 fn check_against_naive(
@@ -263,11 +205,7 @@ fn check_against_naive(
     w.write_to(&path).unwrap();
     let idx = Index::open(&path, language, Verify::Checksum).unwrap();
     let pattern = Pattern::from_cells(pattern);
-    let got: Vec<(&str, u8)> = idx
-        .search(&pattern, min_score, limit)
-        .iter()
-        .map(|h| (h.word, h.score))
-        .collect();
+    let got: Vec<(&str, u8)> = idx.search(&pattern, min_score, limit).iter().map(|h| (h.word, h.score)).collect();
     let want = naive(language, &deduped, &pattern, min_score, limit);
     prop_assert_eq!(got, want);
     for (t, s) in &deduped {
@@ -280,10 +218,10 @@ const SMALL: &[&str] = &["A", "B", "C", "E"];
 const HINDI: &[&str] = &["क", "क्ष", "मा", "त्र", "न", "स्ते", "हिं"];
 /// One very common cell (stored as bitsets) among many rare ones (stored as lists).
 const HANZI: &[&str] = &[
-    "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的",
-    "的", "的", "的", "的", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "山", "水",
-    "火", "木", "金", "土", "日", "月", "人", "口", "手", "足", "目", "耳", "天", "地", "中", "大",
-    "小", "上", "下", "左", "右", "东", "西", "南", "北", "子", "女", "王",
+    "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的", "的",
+    "的", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "山", "水", "火", "木", "金", "土", "日", "月",
+    "人", "口", "手", "足", "目", "耳", "天", "地", "中", "大", "小", "上", "下", "左", "右", "东", "西", "南", "北",
+    "子", "女", "王",
 ];
 
 proptest! {

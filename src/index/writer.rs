@@ -15,6 +15,7 @@ pub struct IndexWriter {
     language: Language,
     entries: AHashMap<String, u8>,
     meta: serde_json::Map<String, serde_json::Value>,
+    folds: BTreeMap<char, char>,
 }
 
 /// Why an entry was not accepted by [`IndexWriter::insert`].
@@ -46,11 +47,7 @@ pub struct IndexStats {
 impl IndexWriter {
     /// An empty writer for `language`.
     pub fn new(language: Language) -> IndexWriter {
-        IndexWriter {
-            language,
-            entries: AHashMap::new(),
-            meta: serde_json::Map::new(),
-        }
+        IndexWriter { language, entries: AHashMap::new(), meta: serde_json::Map::new(), folds: BTreeMap::new() }
     }
 
     /// Adds or raises an entry. `text` must already be normalized for the language; a repeated
@@ -101,6 +98,14 @@ impl IndexWriter {
         self.entries.iter().map(|(k, v)| (k.as_str(), *v))
     }
 
+    /// Adds a character fold applied to user text before the language's rules (e.g. a
+    /// Traditional Chinese character to its Simplified form).
+    pub fn fold(&mut self, from: char, to: char) {
+        if from != to {
+            self.folds.insert(from, to);
+        }
+    }
+
     /// Records a build fact in the file's META section.
     pub fn meta(&mut self, key: &str, value: serde_json::Value) {
         self.meta.insert(key.to_owned(), value);
@@ -123,33 +128,17 @@ impl IndexWriter {
     pub fn to_bytes(&self) -> io::Result<(Vec<u8>, IndexStats)> {
         let lang = self.language;
         // Cells: every distinct cell, sorted by bytes; ids are positions in that order.
-        let mut split: Vec<(&str, u8, Vec<&str>)> = self
-            .entries
-            .iter()
-            .map(|(t, &s)| (t.as_str(), s, lang.split_cells(t)))
-            .collect();
-        let cell_set: BTreeSet<&str> = split
-            .iter()
-            .flat_map(|(_, _, c)| c.iter().copied())
-            .collect();
+        let mut split: Vec<(&str, u8, Vec<&str>)> =
+            self.entries.iter().map(|(t, &s)| (t.as_str(), s, lang.split_cells(t))).collect();
+        let cell_set: BTreeSet<&str> = split.iter().flat_map(|(_, _, c)| c.iter().copied()).collect();
         if cell_set.len() > u16::MAX as usize {
             return Err(io::Error::other("more than 65535 distinct cells"));
         }
-        let cell_ids: AHashMap<&str, u16> = cell_set
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (*c, i as u16))
-            .collect();
+        let cell_ids: AHashMap<&str, u16> = cell_set.iter().enumerate().map(|(i, c)| (*c, i as u16)).collect();
 
         // Groups: best score first, then by text for a deterministic order.
-        split.sort_unstable_by(|a, b| {
-            a.2.len()
-                .cmp(&b.2.len())
-                .then(b.1.cmp(&a.1))
-                .then(a.0.cmp(b.0))
-        });
-        let mut groups: Vec<Vec<(&str, u8, Vec<u16>)>> =
-            (0..=MAX_LEN).map(|_| Vec::new()).collect();
+        split.sort_unstable_by(|a, b| a.2.len().cmp(&b.2.len()).then(b.1.cmp(&a.1)).then(a.0.cmp(b.0)));
+        let mut groups: Vec<Vec<(&str, u8, Vec<u16>)>> = (0..=MAX_LEN).map(|_| Vec::new()).collect();
         for (text, score, cells) in &split {
             let ids = cells.iter().map(|c| cell_ids[c]).collect();
             groups[cells.len()].push((text, *score, ids));
@@ -157,10 +146,9 @@ impl IndexWriter {
 
         let mut out = Out::default();
         out.bytes.resize(std::mem::size_of::<Header>(), 0);
-        const SECTIONS: usize = 4;
+        let sections_total = if self.folds.is_empty() { 4 } else { 5 };
         let table_at = out.bytes.len();
-        out.bytes
-            .resize(table_at + SECTIONS * std::mem::size_of::<SectionEntry>(), 0);
+        out.bytes.resize(table_at + sections_total * std::mem::size_of::<SectionEntry>(), 0);
         let mut sections = Vec::new();
 
         // CELLS: u32 count, u32 zero, u32 offsets[count + 1], bytes.
@@ -174,20 +162,11 @@ impl IndexWriter {
         out.put(&[cell_set.len() as u32, 0]);
         out.put(&offsets);
         out.bytes.extend_from_slice(&blob);
-        sections.push(section_entry(
-            &out,
-            section::CELLS,
-            start as u64,
-            (out.bytes.len() - start) as u64,
-        ));
+        sections.push(section_entry(&out, section::CELLS, start as u64, (out.bytes.len() - start) as u64));
 
         // Length groups.
         let mut dirs = vec![GroupDir::default(); MAX_LEN + 1];
-        let mut stats = IndexStats {
-            by_length: vec![0; MAX_LEN + 1],
-            cells: cell_set.len(),
-            ..Default::default()
-        };
+        let mut stats = IndexStats { by_length: vec![0; MAX_LEN + 1], cells: cell_set.len(), ..Default::default() };
         for (len, group) in groups.iter().enumerate() {
             if group.is_empty() {
                 continue;
@@ -197,11 +176,7 @@ impl IndexWriter {
             for (_, s, _) in group {
                 stats.by_band[(*s as usize / 20).min(4)] += 1;
             }
-            let mut dir = GroupDir {
-                count,
-                len: len as u32,
-                ..Default::default()
-            };
+            let mut dir = GroupDir { count, len: len as u32, ..Default::default() };
             dir.scores = out.put(&group.iter().map(|e| e.1).collect::<Vec<u8>>());
             let mut text_offsets = Vec::with_capacity(group.len() + 1);
             let mut text = Vec::new();
@@ -213,12 +188,7 @@ impl IndexWriter {
             dir.text_offsets = out.put(&text_offsets);
             dir.text = out.put(&text);
             dir.text_len = text.len() as u64;
-            dir.cells = out.put(
-                &group
-                    .iter()
-                    .flat_map(|e| e.2.iter().copied())
-                    .collect::<Vec<u16>>(),
-            );
+            dir.cells = out.put(&group.iter().flat_map(|e| e.2.iter().copied()).collect::<Vec<u16>>());
 
             let mut positions = Vec::with_capacity(len);
             for pos in 0..len {
@@ -252,22 +222,13 @@ impl IndexWriter {
                     };
                     refs.push(r);
                 }
-                positions.push(PositionDir {
-                    refs: out.put(&refs),
-                    count: refs.len() as u32,
-                    reserved: 0,
-                });
+                positions.push(PositionDir { refs: out.put(&refs), count: refs.len() as u32, reserved: 0 });
             }
             dir.positions = out.put(&positions);
             dirs[len] = dir;
         }
         let start = out.put(&dirs);
-        sections.push(section_entry(
-            &out,
-            section::GROUPS,
-            start as u64,
-            (out.bytes.len() as u64 - start) as u64,
-        ));
+        sections.push(section_entry(&out, section::GROUPS, start as u64, (out.bytes.len() as u64 - start) as u64));
 
         // FST: entry text to (length << 32) | rank.
         let mut keyed: Vec<(&str, u64)> = Vec::with_capacity(self.entries.len());
@@ -283,12 +244,7 @@ impl IndexWriter {
         }
         let fst_bytes = builder.into_inner().map_err(io::Error::other)?;
         let start = out.put(&fst_bytes);
-        sections.push(section_entry(
-            &out,
-            section::FST,
-            start as u64,
-            fst_bytes.len() as u64,
-        ));
+        sections.push(section_entry(&out, section::FST, start as u64, fst_bytes.len() as u64));
 
         // META.
         let mut meta = self.meta.clone();
@@ -296,13 +252,13 @@ impl IndexWriter {
         meta.insert("entries".into(), self.entries.len().into());
         let meta = serde_json::to_vec(&meta).map_err(io::Error::other)?;
         let start = out.put(&meta);
-        sections.push(section_entry(
-            &out,
-            section::META,
-            start as u64,
-            meta.len() as u64,
-        ));
-        debug_assert_eq!(sections.len(), SECTIONS);
+        sections.push(section_entry(&out, section::META, start as u64, meta.len() as u64));
+        if !self.folds.is_empty() {
+            let pairs: Vec<u32> = self.folds.iter().flat_map(|(f, t)| [*f as u32, *t as u32]).collect();
+            let start = out.put(&pairs);
+            sections.push(section_entry(&out, section::FOLD, start, (pairs.len() * 4) as u64));
+        }
+        debug_assert_eq!(sections.len(), sections_total);
 
         // Header and section table, then the footer over everything before it.
         let mut language = [0u8; 8];
@@ -315,22 +271,17 @@ impl IndexWriter {
             entry_count: self.entries.len() as u32,
             cell_count: cell_set.len() as u32,
             max_len: MAX_LEN as u32,
-            section_count: SECTIONS as u32,
+            section_count: sections_total as u32,
             flags: 0,
             reserved: [0; 20],
         };
         out.bytes[..64].copy_from_slice(bytemuck::bytes_of(&header));
-        out.bytes[table_at..table_at + SECTIONS * std::mem::size_of::<SectionEntry>()]
+        out.bytes[table_at..table_at + sections_total * std::mem::size_of::<SectionEntry>()]
             .copy_from_slice(bytemuck::cast_slice(&sections));
         out.align();
         let body_len = out.bytes.len() as u64;
         let checksum = xxhash_rust::xxh3::xxh3_64(&out.bytes);
-        let footer = Footer {
-            body_len,
-            checksum,
-            reserved: 0,
-            magic: FOOTER_MAGIC,
-        };
+        let footer = Footer { body_len, checksum, reserved: 0, magic: FOOTER_MAGIC };
         out.bytes.extend_from_slice(bytemuck::bytes_of(&footer));
         stats.entries = self.entries.len();
         stats.bytes = out.bytes.len();
@@ -341,13 +292,7 @@ impl IndexWriter {
 /// A section table row for bytes already written, with their checksum.
 fn section_entry(out: &Out, kind: u32, offset: u64, len: u64) -> SectionEntry {
     let bytes = &out.bytes[offset as usize..(offset + len) as usize];
-    SectionEntry {
-        kind,
-        reserved: 0,
-        offset,
-        len,
-        checksum: xxhash_rust::xxh3::xxh3_64(bytes),
-    }
+    SectionEntry { kind, reserved: 0, offset, len, checksum: xxhash_rust::xxh3::xxh3_64(bytes) }
 }
 
 /// An append-only byte buffer that keeps every array 8-byte aligned.

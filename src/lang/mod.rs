@@ -99,11 +99,7 @@ impl Language {
     /// Looks a language up by its contract code; `pt-BR` answers Portuguese. Codes are
     /// case-sensitive except for the alias, as in the contract.
     pub fn from_code(code: &str) -> Option<Language> {
-        let code = if code.eq_ignore_ascii_case(PORTUGUESE_ALIAS) {
-            "pt"
-        } else {
-            code
-        };
+        let code = if code.eq_ignore_ascii_case(PORTUGUESE_ALIAS) { "pt" } else { code };
         LANGUAGES.iter().find(|l| l.code == code).map(Language)
     }
 
@@ -128,27 +124,18 @@ impl Language {
     /// and rejects the first character outside the alphabet.
     pub fn normalize(&self, text: &str) -> Result<String, InvalidChar> {
         let spec = self.0;
-        let composed: String = if spec.compat {
-            text.nfkc().collect()
-        } else {
-            text.nfc().collect()
-        };
+        let composed: String = if spec.compat { text.nfkc().collect() } else { text.nfc().collect() };
         let mut out = String::with_capacity(composed.len());
         for (position, ch) in composed.chars().enumerate() {
             if spec.drop.contains(ch) {
                 continue;
             }
-            let bad = InvalidChar {
-                ch,
-                position,
-                language: spec.code,
-            };
+            let bad = InvalidChar { ch, position, language: spec.code };
             match spec.cell {
                 CellKind::Letter => self.push_letter(ch, &mut out).ok_or(bad)?,
                 CellKind::Kana => {
                     let katakana = hiragana_to_katakana(ch);
-                    self.push_folded_or_in_range(katakana, &mut out)
-                        .ok_or(bad)?;
+                    self.push_folded_or_in_range(katakana, &mut out).ok_or(bad)?;
                 }
                 CellKind::Hanzi | CellKind::Hangul | CellKind::Akshara => {
                     self.push_folded_or_in_range(ch, &mut out).ok_or(bad)?;
@@ -210,11 +197,7 @@ impl Language {
     fn fold_of(&self, ch: char) -> Option<&'static str> {
         let mut buf = [0u8; 4];
         let key = ch.encode_utf8(&mut buf);
-        self.0
-            .fold
-            .iter()
-            .find(|(from, _)| *from == key)
-            .map(|(_, to)| *to)
+        self.0.fold.iter().find(|(from, _)| *from == key).map(|(_, to)| *to)
     }
 
     fn in_alphabet(&self, ch: char) -> bool {
@@ -230,21 +213,14 @@ impl Language {
     pub fn split_cells<'t>(&self, normalized: &'t str) -> Vec<&'t str> {
         match self.0.cell {
             CellKind::Akshara => segment::aksharas(normalized),
-            _ => normalized
-                .char_indices()
-                .map(|(i, c)| &normalized[i..i + c.len_utf8()])
-                .collect(),
+            _ => normalized.char_indices().map(|(i, c)| &normalized[i..i + c.len_utf8()]).collect(),
         }
     }
 
     /// Normalizes text and splits it into cells in one step.
     pub fn to_cells(&self, text: &str) -> Result<Vec<String>, InvalidChar> {
         let normalized = self.normalize(text)?;
-        Ok(self
-            .split_cells(&normalized)
-            .into_iter()
-            .map(str::to_owned)
-            .collect())
+        Ok(self.split_cells(&normalized).into_iter().map(str::to_owned).collect())
     }
 
     /// The letters of a [`CellKind::Letter`] language in collation order (empty for others,
@@ -270,9 +246,7 @@ impl Eq for Language {}
 /// Maps hiragana to katakana (the two blocks are parallel); other characters pass through.
 fn hiragana_to_katakana(ch: char) -> char {
     match ch {
-        '\u{3041}'..='\u{3096}' | '\u{309D}'..='\u{309E}' => {
-            char::from_u32(ch as u32 + 0x60).unwrap_or(ch)
-        }
+        '\u{3041}'..='\u{3096}' | '\u{309D}'..='\u{309E}' => char::from_u32(ch as u32 + 0x60).unwrap_or(ch),
         _ => ch,
     }
 }

@@ -11,9 +11,7 @@ pub fn words(unpacked_root: &Path) -> Result<Vec<String>> {
         .lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split(':').next())
-        .filter(|w| {
-            w.chars().count() >= 2 && w.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
-        })
+        .filter(|w| w.chars().count() >= 2 && w.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)))
         .map(str::to_owned)
         .collect();
     out.sort_unstable();

@@ -25,16 +25,8 @@ impl Speller {
         match spellbook::Dictionary::new(&aff_text, &dic_text) {
             Ok(dict) => Ok(Speller::Hunspell(dict)),
             Err(e) => {
-                eprintln!(
-                    "warning: {}: {e}; using the .dic word forms without affixes",
-                    aff.display()
-                );
-                Ok(Speller::Stems(
-                    plain_words(dic, encoding)?
-                        .into_iter()
-                        .map(|w| w.to_lowercase())
-                        .collect(),
-                ))
+                eprintln!("warning: {}: {e}; using the .dic word forms without affixes", aff.display());
+                Ok(Speller::Stems(plain_words(dic, encoding)?.into_iter().map(|w| w.to_lowercase()).collect()))
             }
         }
     }
@@ -50,15 +42,10 @@ impl Speller {
         match self {
             // spellbook 0.4 can panic on unusual input; a panic rejects the word rather than
             // ending the build (the panic hook installed in main keeps this quiet).
-            Speller::Hunspell(dict) => {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    dict.checker()
-                        .check_lower_as_title(true)
-                        .check_lower_as_upper(true)
-                        .check(word)
-                }))
-                .unwrap_or(false)
-            }
+            Speller::Hunspell(dict) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                dict.checker().check_lower_as_title(true).check_lower_as_upper(true).check(word)
+            }))
+            .unwrap_or(false),
             Speller::Stems(words) => words.contains(word),
         }
     }

@@ -23,32 +23,19 @@ pub struct Reading {
 pub fn readings(unpacked_root: &Path) -> Result<AHashMap<String, Reading>> {
     let dir = unpacked_root.join("usr/share/mecab/dic/ipadic");
     let mut out: AHashMap<String, Reading> = AHashMap::new();
-    let mut entries: Vec<_> = std::fs::read_dir(&dir)?
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .collect();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok()).map(|e| e.path()).collect();
     entries.sort();
-    for path in entries
-        .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "csv"))
-    {
+    for path in entries.into_iter().filter(|p| p.extension().is_some_and(|e| e == "csv")) {
         let text = super::decode(&std::fs::read(&path)?, "EUC-JP")?;
         for line in text.lines() {
             let cols: Vec<&str> = line.split(',').collect();
             if cols.len() < 12 {
                 continue;
             }
-            let citation = cols[4] == "名詞"
-                || cols[9] == "基本形"
-                || cols[4] == "副詞"
-                || cols[4] == "感動詞";
+            let citation = cols[4] == "名詞" || cols[9] == "基本形" || cols[4] == "副詞" || cols[4] == "感動詞";
             let cost: i32 = cols[3].parse().unwrap_or(i32::MAX);
             let surface: String = cols[0].nfkc().collect::<String>().to_lowercase();
-            let candidate = Reading {
-                reading: cols[11].to_owned(),
-                cost,
-                citation,
-            };
+            let candidate = Reading { reading: cols[11].to_owned(), cost, citation };
             match out.get_mut(&surface) {
                 Some(best) => {
                     // Prefer citation forms, then the most common (lowest cost) reading.

@@ -24,10 +24,7 @@ impl<'a> Reader<'a> {
     }
 
     fn uint(&mut self, n: usize) -> Result<u64> {
-        Ok(self
-            .take(n)?
-            .iter()
-            .fold(0u64, |acc, &b| (acc << 8) | b as u64))
+        Ok(self.take(n)?.iter().fold(0u64, |acc, &b| (acc << 8) | b as u64))
     }
 
     fn marker(&mut self) -> Result<u8> {
@@ -80,11 +77,7 @@ impl<'a> Reader<'a> {
 
     /// Skips one value of any supported kind.
     pub fn skip(&mut self) -> Result<()> {
-        let m = self
-            .bytes
-            .first()
-            .copied()
-            .ok_or_else(|| anyhow::anyhow!("msgpack: unexpected end"))?;
+        let m = self.bytes.first().copied().ok_or_else(|| anyhow::anyhow!("msgpack: unexpected end"))?;
         match m {
             0x90..=0x9f | 0xdc | 0xdd => {
                 for _ in 0..self.array_len()? {
@@ -122,8 +115,8 @@ mod tests {
     fn reads_wordfreq_shapes() {
         // [ {"format": "cB"}, [], ["the", "of"] ]
         let bytes = [
-            0x93, 0x81, 0xa6, b'f', b'o', b'r', b'm', b'a', b't', 0xa2, b'c', b'B', 0x90, 0x92,
-            0xa3, b't', b'h', b'e', 0xa2, b'o', b'f',
+            0x93, 0x81, 0xa6, b'f', b'o', b'r', b'm', b'a', b't', 0xa2, b'c', b'B', 0x90, 0x92, 0xa3, b't', b'h', b'e',
+            0xa2, b'o', b'f',
         ];
         let mut r = Reader::new(&bytes);
         assert_eq!(r.array_len().unwrap(), 3);

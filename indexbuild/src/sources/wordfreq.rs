@@ -21,19 +21,13 @@ impl Wheel {
     pub fn open(dir: &Path) -> Result<Wheel> {
         let whl = crate::fetch::find_with_suffix(dir, ".whl")?;
         let file = std::fs::File::open(&whl)?;
-        Ok(Wheel {
-            archive: zip::ZipArchive::new(file)
-                .with_context(|| format!("reading {}", whl.display()))?,
-        })
+        Ok(Wheel { archive: zip::ZipArchive::new(file).with_context(|| format!("reading {}", whl.display()))? })
     }
 
     /// The raw bytes of `wordfreq/data/NAME`.
     pub fn data_file(&mut self, name: &str) -> Result<Vec<u8>> {
         let path = format!("wordfreq/data/{name}");
-        let mut entry = self
-            .archive
-            .by_name(&path)
-            .with_context(|| format!("{path} not in the wordfreq wheel"))?;
+        let mut entry = self.archive.by_name(&path).with_context(|| format!("{path} not in the wordfreq wheel"))?;
         let mut bytes = Vec::with_capacity(entry.size() as usize);
         entry.read_to_end(&mut bytes)?;
         Ok(bytes)

@@ -22,11 +22,8 @@ pub struct Lemma {
 pub fn lemmas(package_dir: &Path) -> Result<Vec<Lemma>> {
     let mut out = Vec::new();
     for pos in ["noun", "verb", "adj", "adv"] {
-        let path = package_dir
-            .join("package/dict")
-            .join(format!("index.{pos}"));
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {}", path.display()))?;
+        let path = package_dir.join("package/dict").join(format!("index.{pos}"));
+        let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
         for line in text.lines().filter(|l| !l.starts_with("  ")) {
             if let Some(l) = parse_index_line(line) {
                 out.push(l);
@@ -46,12 +43,7 @@ fn parse_index_line(line: &str) -> Option<Lemma> {
     let mut f = f.skip(pointers);
     let _sense_cnt = f.next()?;
     let tagged: u32 = f.next()?.parse().ok()?;
-    Some(Lemma {
-        text,
-        pos,
-        senses: synsets,
-        tagged,
-    })
+    Some(Lemma { text, pos, senses: synsets, tagged })
 }
 
 #[cfg(test)]
@@ -59,9 +51,6 @@ mod tests {
     #[test]
     fn parses_index_lines() {
         let l = super::parse_index_line("ice_cream n 2 3 @ ~ + 2 1 07629300 07630000  ").unwrap();
-        assert_eq!(
-            (l.text.as_str(), l.pos, l.senses, l.tagged),
-            ("ice_cream", 'n', 2, 1)
-        );
+        assert_eq!((l.text.as_str(), l.pos, l.senses, l.tagged), ("ice_cream", 'n', 2, 1));
     }
 }
