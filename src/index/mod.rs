@@ -104,6 +104,8 @@ pub struct Index {
     groups: Vec<Group>,
     meta: Range<usize>,
     folds: Range<usize>,
+    /// Cell text to id, built at open (at most a few thousand small strings).
+    cell_ids: ahash::AHashMap<Box<str>, u16>,
 }
 
 impl Index {
@@ -178,8 +180,15 @@ impl Index {
         if offsets.windows(2).any(|w| w[0] > w[1]) || offsets.last().map(|&l| l as usize) > Some(cell_bytes.len()) {
             return corrupt("cell offsets out of order");
         }
-        if std::str::from_utf8(&bytes[cell_bytes.clone()]).is_err() {
+        let Ok(cell_text) = std::str::from_utf8(&bytes[cell_bytes.clone()]) else {
             return corrupt("cell table is not UTF-8");
+        };
+        let mut cell_ids = ahash::AHashMap::with_capacity(cell_count);
+        for (id, w) in offsets.windows(2).enumerate() {
+            match cell_text.get(w[0] as usize..w[1] as usize) {
+                Some(c) => cell_ids.insert(c.into(), id as u16),
+                None => return corrupt("cell offsets split a character"),
+            };
         }
 
         // Length groups.
@@ -231,7 +240,7 @@ impl Index {
 
         let fst_bytes = file.slice(fst_range).ok_or_else(|| OpenError::Corrupt("fst out of bounds".into()))?;
         let fst = fst::Map::new(fst_bytes).map_err(|e| OpenError::Corrupt(format!("fst: {e}")))?;
-        Ok(Index { language, file, fst, cell_offsets, cell_bytes, cell_count, groups, meta, folds })
+        Ok(Index { language, file, fst, cell_offsets, cell_bytes, cell_count, groups, meta, folds, cell_ids })
     }
 
     /// The language of this index.
@@ -308,18 +317,9 @@ impl Index {
         std::str::from_utf8(cells.get(a..b)?).ok()
     }
 
-    /// The id of a cell, if any entry uses it. Cells are sorted by bytes: a binary search.
+    /// The id of a cell, if any entry uses it.
     pub fn cell_id(&self, cell: &str) -> Option<u16> {
-        let (mut lo, mut hi) = (0usize, self.cell_count);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            match self.cell(mid as u16)?.as_bytes().cmp(cell.as_bytes()) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Some(mid as u16),
-            }
-        }
-        None
+        self.cell_ids.get(cell).copied()
     }
 
     fn view<T: Pod>(&self, range: Range<usize>) -> &[T] {
@@ -351,15 +351,23 @@ impl Index {
 
     /// The posting set of `cell` at `pos` among entries of length `len` (None: no entry has it).
     pub fn postings(&self, len: usize, pos: usize, cell: u16) -> Option<Postings<'_>> {
+        self.postings_with_cardinality(len, pos, cell).map(|(_, p)| p)
+    }
+
+    /// Like [`Index::postings`], with the number of ranks in the set.
+    pub fn postings_with_cardinality(&self, len: usize, pos: usize, cell: u16) -> Option<(u32, Postings<'_>)> {
         let g = self.groups.get(len)?;
         let refs: &[PostingRef] = self.view(g.positions.get(pos)?.clone());
         let r = refs.binary_search_by_key(&(cell as u32), |r| r.cell).ok().map(|i| refs[i])?;
         let start = r.offset as usize;
-        Some(if r.kind == POSTING_BITSET {
-            Postings::Bitset(self.view(start..start + 8 * r.items as usize))
-        } else {
-            Postings::List(self.view(start..start + 4 * r.items as usize))
-        })
+        Some((
+            r.cardinality,
+            if r.kind == POSTING_BITSET {
+                Postings::Bitset(self.view(start..start + 8 * r.items as usize))
+            } else {
+                Postings::List(self.view(start..start + 4 * r.items as usize))
+            },
+        ))
     }
 
     /// The score of a normalized entry, if the index has it.
@@ -373,9 +381,20 @@ impl Index {
     /// first, at most `limit` of them.
     pub fn search(&self, pattern: &Pattern, min_score: u32, limit: usize) -> Vec<Hit<'_>> {
         let len = pattern.len();
-        let mut ranks = Vec::new();
+        let mut ranks = Vec::with_capacity(limit.min(128));
         self.search_ranks(pattern, min_score, limit, &mut ranks);
-        ranks.into_iter().filter_map(|r| self.entry(len, r)).collect()
+        let Some(g) = self.groups.get(len) else { return Vec::new() };
+        // Resolve the group's arrays once, not per hit.
+        let (offsets, text, scores): (&[u32], &[u8], &[u8]) =
+            (self.view(g.text_offsets.clone()), &self.file.bytes()[g.text.clone()], self.view(g.scores.clone()));
+        ranks
+            .into_iter()
+            .filter_map(|r| {
+                let (a, b) = (*offsets.get(r as usize)? as usize, *offsets.get(r as usize + 1)? as usize);
+                let word = std::str::from_utf8(text.get(a..b)?).ok()?;
+                Some(Hit { word, score: *scores.get(r as usize)? })
+            })
+            .collect()
     }
 
     /// Like [`Index::search`] but returns ranks within the length group, into `out`.
@@ -391,19 +410,17 @@ impl Index {
         let mut sets: Vec<(u32, Postings<'_>)> = Vec::with_capacity(len);
         for (pos, cell) in pattern.fixed() {
             let Some(id) = self.cell_id(cell) else { return };
-            let Some(p) = self.postings(len, pos, id) else {
+            let Some(set) = self.postings_with_cardinality(len, pos, id) else {
                 return;
             };
-            let cardinality = match p {
-                Postings::Bitset(_) => u32::MAX, // dense by construction
-                Postings::List(l) => l.len() as u32,
-            };
-            sets.push((cardinality, p));
+            sets.push(set);
         }
         if sets.is_empty() {
             out.extend(0..cutoff.min(limit as u32));
             return;
         }
+        // Sparsest first: lists (always sparser than any bitset) drive; among bitsets the
+        // sparsest zeroes a word soonest.
         sets.sort_unstable_by_key(|s| s.0);
         match sets[0].1 {
             Postings::List(driver) => intersect_from_list(driver, &sets[1..], cutoff, limit, out),
