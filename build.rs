@@ -122,7 +122,7 @@ fn generate(langs: &[Lang]) -> Result<String, String> {
             write!(fold, "({from:?}, {to:?}), ").unwrap();
         }
         let [z40, z60] = l.score_zipf;
-        if !(z40 < z60) {
+        if z40.partial_cmp(&z60) != Some(std::cmp::Ordering::Less) {
             return Err(ctx("score_zipf must be increasing".into()));
         }
         let ranges: String = ranges.iter().map(|(a, b)| format!("({a}, {b}), ")).collect();

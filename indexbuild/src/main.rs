@@ -10,6 +10,8 @@ mod fetch;
 mod recipes;
 mod score;
 mod sources;
+#[cfg(test)]
+mod tests;
 mod wordlist;
 
 use std::path::PathBuf;

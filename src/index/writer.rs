@@ -244,7 +244,7 @@ impl IndexWriter {
         }
         let fst_bytes = builder.into_inner().map_err(io::Error::other)?;
         let start = out.put(&fst_bytes);
-        sections.push(section_entry(&out, section::FST, start as u64, fst_bytes.len() as u64));
+        sections.push(section_entry(&out, section::FST, start, fst_bytes.len() as u64));
 
         // META.
         let mut meta = self.meta.clone();

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 /// cannot be parsed (spellbook is young; Turkish's affix file trips it).
 pub enum Speller {
     /// A full Hunspell checker.
-    Hunspell(spellbook::Dictionary),
+    Hunspell(Box<spellbook::Dictionary>),
     /// Only the `.dic` stems, lower-cased.
     Stems(ahash::AHashSet<String>),
 }
@@ -23,7 +23,7 @@ impl Speller {
         };
         let (aff_text, dic_text) = (read(&aff)?, read(dic)?);
         match spellbook::Dictionary::new(&aff_text, &dic_text) {
-            Ok(dict) => Ok(Speller::Hunspell(dict)),
+            Ok(dict) => Ok(Speller::Hunspell(Box::new(dict))),
             Err(e) => {
                 eprintln!("warning: {}: {e}; using the .dic word forms without affixes", aff.display());
                 Ok(Speller::Stems(plain_words(dic, encoding)?.into_iter().map(|w| w.to_lowercase()).collect()))
