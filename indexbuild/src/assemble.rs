@@ -129,18 +129,6 @@ pub fn corpus_list(
             _ => {}
         }
     }
-    if recipe.hunspell_words {
-        if let Some([pkg, dic, enc]) = &recipe.hunspell {
-            let root = cache.get(&Recipes::hunspell_package(pkg))?.join("root");
-            for w in hunspell::plain_words(&root.join(dic), enc)? {
-                if let Ok(n) = language.normalize(&w) {
-                    if writer.get(&n).is_none() {
-                        let _ = writer.insert(&n, flat::DICTIONARY_ONLY);
-                    }
-                }
-            }
-        }
-    }
     funnel.from_dictionaries = writer.len() - before;
     Ok(funnel)
 }
@@ -151,9 +139,6 @@ fn load_spellers(
     bar: &ProgressBar,
     code: &str,
 ) -> Result<Vec<hunspell::Speller>> {
-    if recipe.hunspell_words {
-        return Ok(Vec::new());
-    }
     let mut out = Vec::new();
     for [pkg, dic, enc] in recipe.hunspell.iter().chain(&recipe.hunspell_also) {
         bar.set_message(format!("{code}: loading {pkg}"));

@@ -38,9 +38,6 @@ pub struct LanguageRecipe {
     pub hunspell: Option<[String; 3]>,
     /// A second Hunspell filter; a word passes if either accepts it.
     pub hunspell_also: Option<[String; 3]>,
-    /// The .dic is a plain word list whose words join the list.
-    #[serde(default)]
-    pub hunspell_words: bool,
     /// Ignore frequency-list words below this Zipf value.
     pub min_zipf: Option<f32>,
     /// Extra sources (`wordnet`, `ipadic`, `hanja`, `jieba`).
