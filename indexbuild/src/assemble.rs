@@ -22,6 +22,8 @@ pub struct Funnel {
     pub outside_alphabet: usize,
     /// Dropped by the validity filter (Hunspell, dictionary).
     pub not_in_dictionary: usize,
+    /// Kept without dictionary confirmation (only a stems list was available), scored lower.
+    pub unverified: usize,
     /// Entries added from dictionaries (WordNet phrases, word lists).
     pub from_dictionaries: usize,
     /// Entries removed or capped by the blocklist.
@@ -79,6 +81,9 @@ pub fn corpus_list(
         _ => {
             let spellers = load_spellers(recipe, cache, bar, code)?;
             let dictionary_words = extra_dictionary_words(language, recipe, recipes, cache)?;
+            // With a full Hunspell checker, unknown words are dropped; when only the .dic stems
+            // could be read (the affix file defeated the parser), they are kept with a penalty.
+            let strict = spellers.is_empty() || spellers.iter().any(hunspell::Speller::is_full);
             bar.set_length(list.len() as u64);
             bar.set_message(format!("{code}: filtering"));
             for (i, (w, z)) in list.iter().enumerate() {
@@ -97,7 +102,12 @@ pub fn corpus_list(
                     spellers.is_empty() || spellers.iter().any(|s| s.accepts(w)) || dictionary_words.contains(&n);
                 if valid {
                     add_zipf(n, *z);
+                } else if !strict {
+                    // Only a stems list could be loaded: keep the word, a notch lower.
+                    add_zipf(n, *z - score::UNVERIFIED_ZIPF_PENALTY);
+                    funnel.unverified += 1;
                 } else {
+                    // INDEXBUILD_SHOW_REJECTED=1 lists common words the filter drops (for tuning).
                     if std::env::var_os("INDEXBUILD_SHOW_REJECTED").is_some() && *z >= 3.0 {
                         eprintln!("rejected {w} {z}");
                     }

@@ -228,7 +228,7 @@ fn print_report(r: &Report) {
     let lengths: Vec<String> =
         s.by_length.iter().enumerate().filter(|(_, n)| **n > 0).map(|(l, n)| format!("{l}:{n}")).collect();
     println!(
-        "{}: {} entries, {} cells, {:.1} MB mapped, {:.1} MB compressed, {:.1}s\n    by length  {}\n    by score   <20:{} 20-39:{} 40-59:{} 60-79:{} 80+:{}\n    funnel     {} frequency words, {} outside alphabet, {} not in dictionary, {} from dictionaries, {} blocked, {} from user list",
+        "{}: {} entries, {} cells, {:.1} MB mapped, {:.1} MB compressed, {:.1}s\n    by length  {}\n    by score   <20:{} 20-39:{} 40-59:{} 60-79:{} 80+:{}\n    funnel     {} frequency words, {} outside alphabet, {} not in dictionary, {} kept unverified, {} from dictionaries, {} blocked, {} from user list",
         r.language,
         s.entries,
         s.cells,
@@ -244,6 +244,7 @@ fn print_report(r: &Report) {
         r.funnel.frequency_words,
         r.funnel.outside_alphabet,
         r.funnel.not_in_dictionary,
+        r.funnel.unverified,
         r.funnel.from_dictionaries,
         r.funnel.blocked,
         r.user_list_entries,

@@ -6,6 +6,10 @@
 //! Languages with only wordfreq's small lists (every word at Zipf 3 or more) get higher anchors
 //! so their scores spread over the same range.
 
+/// Zipf penalty for words no dictionary could confirm (a tenfold lower frequency: 20 points
+/// with anchors one Zipf apart).
+pub const UNVERIFIED_ZIPF_PENALTY: f32 = 1.0;
+
 /// Score of a word with frequency `zipf` under anchors `(zipf_for_40, zipf_for_60)`.
 pub fn from_zipf(zipf: f32, (z40, z60): (f32, f32)) -> u8 {
     let score = 40.0 + (zipf - z40) * 20.0 / (z60 - z40);

@@ -123,6 +123,32 @@ impl Language {
     /// Upper-cases with the language's rules, applies its folds, drops ignorable characters
     /// and rejects the first character outside the alphabet.
     pub fn normalize(&self, text: &str) -> Result<String, InvalidChar> {
+        let mut first_invalid = None;
+        let out = self.fold_text(text, |bad| {
+            first_invalid = Some(bad);
+            false
+        });
+        match first_invalid {
+            Some(bad) => Err(bad),
+            None => Ok(out),
+        }
+    }
+
+    /// Every character of `text` outside the language's alphabet (after upper-casing and
+    /// folding), in order; empty when the text is valid. Grid validation turns these into the
+    /// contract's row and column.
+    pub fn invalid_chars(&self, text: &str) -> Vec<InvalidChar> {
+        let mut all = Vec::new();
+        self.fold_text(text, |bad| {
+            all.push(bad);
+            true
+        });
+        all
+    }
+
+    /// The shared normalization walk: calls `on_invalid` for each character outside the
+    /// alphabet and stops when it returns false.
+    fn fold_text(&self, text: &str, mut on_invalid: impl FnMut(InvalidChar) -> bool) -> String {
         let spec = self.0;
         let composed: String = if spec.compat { text.nfkc().collect() } else { text.nfc().collect() };
         let mut out = String::with_capacity(composed.len());
@@ -130,23 +156,20 @@ impl Language {
             if spec.drop.contains(ch) {
                 continue;
             }
-            let bad = InvalidChar { ch, position, language: spec.code };
-            match spec.cell {
-                CellKind::Letter => self.push_letter(ch, &mut out).ok_or(bad)?,
-                CellKind::Kana => {
-                    let katakana = hiragana_to_katakana(ch);
-                    self.push_folded_or_in_range(katakana, &mut out).ok_or(bad)?;
-                }
-                CellKind::Hanzi | CellKind::Hangul | CellKind::Akshara => {
-                    self.push_folded_or_in_range(ch, &mut out).ok_or(bad)?;
-                }
+            let pushed = match spec.cell {
+                CellKind::Letter => self.push_letter(ch, &mut out),
+                CellKind::Kana => self.push_folded_or_in_range(hiragana_to_katakana(ch), &mut out),
+                CellKind::Hanzi | CellKind::Hangul | CellKind::Akshara => self.push_folded_or_in_range(ch, &mut out),
+            };
+            if pushed.is_none() && !on_invalid(InvalidChar { ch, position, language: spec.code }) {
+                break;
             }
         }
         if spec.cell == CellKind::Kana || spec.cell == CellKind::Hangul {
             // Folding may leave sequences that compose (e.g. kana plus a combining voiced mark).
-            return Ok(out.nfc().collect());
+            return out.nfc().collect();
         }
-        Ok(out)
+        out
     }
 
     /// Upper-cases `ch`, folds it, and appends it if it is in the alphabet.

@@ -127,6 +127,16 @@ fn invalid_characters_are_named() {
 }
 
 #[test]
+fn invalid_chars_lists_every_offender() {
+    let en = Language::from_code("en").unwrap();
+    let found: Vec<(char, usize)> = en.invalid_chars("a1b2ç!").iter().map(|e| (e.ch, e.position)).collect();
+    assert_eq!(found, [('1', 1), ('2', 3), ('!', 5)]);
+    assert!(en.invalid_chars("crème brûlée").is_empty());
+    let ru = Language::from_code("ru").unwrap();
+    assert_eq!(ru.invalid_chars("лунa").len(), 1, "a Latin a among Cyrillic letters");
+}
+
+#[test]
 fn cell_splitting() {
     assert_eq!(cells("en", "cat"), ["C", "A", "T"]);
     assert_eq!(cells("nl", "ijs"), ["I", "J", "S"]);

@@ -31,6 +31,11 @@ impl Speller {
         }
     }
 
+    /// True for a full Hunspell checker (affixes understood), false for the stems fallback.
+    pub fn is_full(&self) -> bool {
+        matches!(self, Speller::Hunspell(_))
+    }
+
     /// True when the (lower-case) word is correct as written, title-cased or upper-cased, so
     /// names ("alice") and abbreviations pass as they do in crossword lists.
     pub fn accepts(&self, word: &str) -> bool {
