@@ -12,6 +12,9 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod config;
 pub mod index;
+pub mod keys;
 pub mod lang;
 pub mod mapped;
+pub mod store;
