@@ -7,14 +7,21 @@
 //!   loads and evicts languages on demand;
 //! * [`mapped`]: the one module allowed to use `unsafe` (memory maps and zero-copy views).
 //!
+//! Around them, the service: [`config`] (plans and limits), [`store`] (durable state in redb),
+//! [`keys`] (API keys), [`api`] (the HTTP adapter), [`server`] (serving and shutdown) and
+//! [`admin`] (account and key administration).
+//!
 //! The `crossword` binary (`src/main.rs`) is a thin command-line adapter over these.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod admin;
+pub mod api;
 pub mod config;
 pub mod index;
 pub mod keys;
 pub mod lang;
 pub mod mapped;
+pub mod server;
 pub mod store;

@@ -1,0 +1,260 @@
+//! The OpenAPI 3.1 description served at `/api/v1/openapi.json`, built from the same constants
+//! the handlers use (codes, limits, language list). [`OPERATIONS`] lists every documented
+//! operation; a test checks it against the document and the integration tests check that each
+//! one is routed, so the document and the router cannot drift apart silently.
+
+use serde_json::{json, Value};
+
+use super::error::Code;
+use crate::lang::{Language, PORTUGUESE_ALIAS};
+
+/// Every documented operation: (method, path under `/api/v1`).
+pub const OPERATIONS: &[(&str, &str)] =
+    &[("get", "/status"), ("get", "/languages"), ("get", "/words"), ("post", "/words/scores")];
+
+fn problem(description: &str, codes: &[Code]) -> Value {
+    let names: Vec<&str> = codes.iter().map(|c| c.info().name).collect();
+    json!({
+        "description": format!("{description} Codes: {}.", names.join(", ")),
+        "content": { "application/problem+json": { "schema": { "$ref": "#/components/schemas/Problem" } } }
+    })
+}
+
+fn rate_headers(required: bool) -> Value {
+    json!({
+        "X-RateLimit-Limit": { "$ref": if required { "#/components/headers/RateLimitLimit" } else { "#/components/headers/RateLimitLimitOptional" } },
+        "X-RateLimit-Remaining": { "$ref": if required { "#/components/headers/RateLimitRemaining" } else { "#/components/headers/RateLimitRemainingOptional" } },
+        "X-Request-Id": { "$ref": "#/components/headers/RequestId" }
+    })
+}
+
+fn with_headers(mut response: Value, headers: Value) -> Value {
+    response["headers"] = headers;
+    response
+}
+
+fn read_errors(body: bool) -> Value {
+    let mut r = json!({
+        "400": problem("Invalid input: `field` names the parameter; or an unknown language code.", &[Code::ValidationError, Code::LanguageUnavailable]),
+        "401": with_headers(problem("Missing, malformed, unknown or revoked key (not told apart).", &[Code::Unauthorized]), json!({"X-Request-Id": { "$ref": "#/components/headers/RequestId" }})),
+        "403": problem("The key lacks the `read` scope.", &[Code::ForbiddenScope]),
+        "429": with_headers(problem("The account's one-minute read window is full; nothing was consumed.", &[Code::RateLimited]), json!({
+            "Retry-After": { "$ref": "#/components/headers/RetryAfter" },
+            "X-RateLimit-Limit": { "$ref": "#/components/headers/RateLimitLimit" },
+            "X-RateLimit-Remaining": { "$ref": "#/components/headers/RateLimitRemaining" }
+        })),
+        "503": problem("The language is real but its index cannot be loaded now (retry once after a few seconds), or storage is unavailable.", &[Code::LanguageUnavailable, Code::UpstreamUnavailable])
+    });
+    if body {
+        r["413"] = problem("The body is larger than 1 MB (`field` is `body`).", &[Code::ValidationError]);
+    }
+    r
+}
+
+fn open_errors() -> Value {
+    json!({
+        "429": with_headers(problem("Too many requests from this IP address in the current minute.", &[Code::RateLimited]), json!({
+            "Retry-After": { "$ref": "#/components/headers/RetryAfter" }
+        }))
+    })
+}
+
+fn merge(mut a: Value, b: Value) -> Value {
+    if let (Some(a), Value::Object(b)) = (a.as_object_mut(), b) {
+        a.extend(b);
+    }
+    a
+}
+
+/// The document, with `base_url` (no trailing slash) as the server.
+pub fn document(base_url: &str) -> Value {
+    let mut codes: Vec<String> = Language::all().map(|l| l.code().to_owned()).collect();
+    codes.push(PORTUGUESE_ALIAS.to_owned());
+    let language_codes: Vec<&str> = Language::all().map(|l| l.code()).collect();
+    let security = json!([{ "bearerAuth": [] }, { "apiKeyAuth": [] }]);
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Crossword construction service",
+            "version": super::CONTRACT_VERSION,
+            "description": "Word search by pattern, clues, grid fill, and puzzle storage in 24 languages.\n\n\
+                Authentication: send the key as `Authorization: Bearer <key>` or `X-Api-Key: <key>`, not both (both is a 401). \
+                Keys are `cw_live_` followed by 32 letters and digits.\n\n\
+                Limits are per account. Read responses carry `X-RateLimit-Limit` and `X-RateLimit-Remaining` for the account's \
+                one-minute window (-1 means no limit); a 429 carries `Retry-After` and consumes nothing. GET /status and \
+                GET /languages need no key and are limited per IP address (120 requests per minute by default; the operator \
+                may change it).\n\n\
+                Choices where the contract is silent: a problem document's `instance` is the request path; every response \
+                carries `X-Request-Id` (an incoming one of up to 64 letters, digits, `-` and `_` is kept); request bodies \
+                must be JSON objects of at most 1 MB (larger: 413 with `VALIDATION_ERROR`, `field` `body`); unknown body \
+                fields and query parameters are ignored; a repeated query parameter takes its last value; GET /status is \
+                `degraded` with an empty `languages` object when no word index can be served. `pattern` length is counted \
+                in user-perceived characters (grapheme clusters).",
+            "license": { "name": "Apache-2.0 (code); word data CC BY-SA 4.0" }
+        },
+        "servers": [{ "url": format!("{base_url}/api/v1") }],
+        "security": security,
+        "paths": {
+            "/status": { "get": {
+                "operationId": "getStatus", "summary": "Service and language status", "security": [],
+                "description": "No key. Limited per IP address. 200 even when the solver is down (then `degraded`).",
+                "responses": merge(json!({ "200": {
+                    "description": "Status.",
+                    "headers": rate_headers(true),
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Status" } } }
+                }}), open_errors())
+            }},
+            "/languages": { "get": {
+                "operationId": "listLanguages", "summary": "The puzzle languages", "security": [],
+                "description": "No key. Limited per IP address.",
+                "responses": merge(json!({ "200": {
+                    "description": "The 24 languages.",
+                    "headers": rate_headers(true),
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Languages" } } }
+                }}), open_errors())
+            }},
+            "/words": { "get": {
+                "operationId": "searchWords", "summary": "Words matching a pattern, best first",
+                "description": "Scope `read`. At most 100 results; the full list cannot be downloaded.",
+                "parameters": [
+                    { "name": "pattern", "in": "query", "required": true, "description": "1 to 23 characters; `_` or `?` is an unknown cell; other characters are normalized for the language (upper-cased, accents folded).", "schema": { "type": "string", "minLength": 1, "maxLength": 23 } },
+                    { "name": "lang", "in": "query", "required": false, "description": "Language code (`pt-BR` is answered as `pt`).", "schema": { "type": "string", "enum": codes, "default": "en" } },
+                    { "name": "min_score", "in": "query", "required": false, "description": "Drops entries scoring below.", "schema": { "type": "integer", "minimum": 0, "maximum": 1000, "default": 0 } },
+                    { "name": "limit", "in": "query", "required": false, "schema": { "type": "integer", "minimum": 1, "maximum": 100, "default": 50 } }
+                ],
+                "responses": merge(json!({ "200": {
+                    "description": "Matching entries, highest score first.",
+                    "headers": rate_headers(true),
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/WordList" } } }
+                }}), read_errors(false))
+            }},
+            "/words/scores": { "post": {
+                "operationId": "scoreWords", "summary": "Scores of known words",
+                "description": "Scope `read`. Unknown words are omitted (not scored 0); keys are the normalized words.",
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ScoresRequest" } } } },
+                "responses": merge(json!({ "200": {
+                    "description": "Scores of the known words.",
+                    "headers": rate_headers(true),
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Scores" } } }
+                }}), read_errors(true))
+            }}
+        },
+        "components": {
+            "securitySchemes": {
+                "bearerAuth": { "type": "http", "scheme": "bearer", "description": "`Authorization: Bearer cw_live_...`" },
+                "apiKeyAuth": { "type": "apiKey", "in": "header", "name": "X-Api-Key", "description": "Where `Authorization` is reserved." }
+            },
+            "headers": {
+                "RateLimitLimit": { "required": true, "description": "Requests allowed in the one-minute window (-1: no limit).", "schema": { "type": "integer" } },
+                "RateLimitRemaining": { "required": true, "description": "Requests left in the window (-1: no limit).", "schema": { "type": "integer" } },
+                "RateLimitLimitOptional": { "description": "Requests allowed in the one-minute window (-1: no limit).", "schema": { "type": "integer" } },
+                "RateLimitRemainingOptional": { "description": "Requests left in the window (-1: no limit).", "schema": { "type": "integer" } },
+                "RetryAfter": { "required": true, "description": "Seconds until a retry can succeed.", "schema": { "type": "integer", "minimum": 1 } },
+                "RequestId": { "description": "Identifies the request in the service's logs.", "schema": { "type": "string" } }
+            },
+            "schemas": {
+                "Problem": {
+                    "type": "object",
+                    "required": ["type", "title", "status", "code", "detail", "instance"],
+                    "properties": {
+                        "type": { "type": "string", "description": "The error reference page's address, ending in `#CODE`." },
+                        "title": { "type": "string" },
+                        "status": { "type": "integer" },
+                        "code": { "type": "string", "description": "Branch on this; unknown codes are generic failures of their status class.", "examples": Code::ALL.iter().map(|c| c.info().name).collect::<Vec<_>>() },
+                        "detail": { "type": "string" },
+                        "instance": { "type": "string", "description": "The request path." },
+                        "field": { "type": "string", "description": "VALIDATION_ERROR: the offending field." },
+                        "requiredScope": { "type": "string", "enum": ["read", "solve", "puzzles:write"] },
+                        "limit": { "type": "integer" },
+                        "remaining": { "type": "integer" },
+                        "maxGridSize": { "type": "integer" },
+                        "tier": { "type": "string", "enum": ["free", "starter", "partner", "patron"] },
+                        "upgradeUrl": { "type": "string" },
+                        "contact": { "type": "string" },
+                        "queued": { "type": "integer" }
+                    }
+                },
+                "WordEntry": {
+                    "type": "object", "required": ["word", "score"],
+                    "properties": {
+                        "word": { "type": "string", "description": "Entry normalized for its language." },
+                        "score": { "type": "integer", "minimum": 0, "maximum": 100, "description": "40 or more is usually good for a clean fill." }
+                    }
+                },
+                "WordList": {
+                    "type": "object", "required": ["words"],
+                    "properties": { "words": { "type": "array", "maxItems": 100, "items": { "$ref": "#/components/schemas/WordEntry" } } }
+                },
+                "ScoresRequest": {
+                    "type": "object", "required": ["words"],
+                    "properties": {
+                        "words": { "type": "array", "minItems": 1, "maxItems": 200, "items": { "type": "string" } },
+                        "language": { "type": "string", "enum": codes, "default": "en" }
+                    }
+                },
+                "Scores": {
+                    "type": "object", "required": ["scores"],
+                    "properties": { "scores": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0, "maximum": 100 } } }
+                },
+                "LanguageState": {
+                    "type": "object", "required": ["available", "loaded"],
+                    "properties": { "available": { "type": "boolean" }, "loaded": { "type": "boolean" } }
+                },
+                "Status": {
+                    "type": "object", "required": ["status", "version", "languages"],
+                    "properties": {
+                        "status": { "type": "string", "enum": ["ok", "degraded"] },
+                        "version": { "type": "string", "const": super::CONTRACT_VERSION },
+                        "languages": { "type": "object", "propertyNames": { "enum": language_codes }, "additionalProperties": { "$ref": "#/components/schemas/LanguageState" } }
+                    }
+                },
+                "Language": {
+                    "type": "object",
+                    "required": ["code", "name", "nativeName", "available", "crissCrossOnly", "rtl", "puzExportable", "minSlotLength"],
+                    "properties": {
+                        "code": { "type": "string", "enum": language_codes },
+                        "name": { "type": "string" },
+                        "nativeName": { "type": "string" },
+                        "available": { "type": "boolean" },
+                        "crissCrossOnly": { "type": "boolean" },
+                        "rtl": { "type": "boolean" },
+                        "puzExportable": { "type": "boolean" },
+                        "minSlotLength": { "type": "integer", "minimum": 2, "maximum": 3 }
+                    }
+                },
+                "Languages": {
+                    "type": "object", "required": ["languages"],
+                    "properties": { "languages": { "type": "array", "items": { "$ref": "#/components/schemas/Language" } } }
+                }
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn document_lists_exactly_the_operations() {
+        let doc = document("http://x");
+        let mut documented: Vec<(String, String)> = Vec::new();
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for method in item.as_object().unwrap().keys() {
+                documented.push((method.clone(), path.clone()));
+            }
+        }
+        documented.sort();
+        let mut expected: Vec<(String, String)> =
+            OPERATIONS.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
+        expected.sort();
+        assert_eq!(documented, expected);
+        assert_eq!(doc["openapi"], "3.1.0");
+        // Every $ref resolves.
+        let text = doc.to_string();
+        for part in text.split("\"$ref\":\"#/").skip(1) {
+            let pointer = format!("/{}", &part[..part.find('"').unwrap()]);
+            assert!(doc.pointer(&pointer).is_some(), "dangling {pointer}");
+        }
+    }
+}

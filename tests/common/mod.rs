@@ -1,0 +1,214 @@
+//! Test harness: a real `crossword serve` process on a free port with a temporary data
+//! directory, a fixture index, and a minimal HTTP/1.1 client.
+
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crossword::index::IndexWriter;
+use crossword::lang::Language;
+use serde_json::Value;
+
+/// Writes small indexes for `codes` into `dir`.
+pub fn fixture_indexes(dir: &Path, codes: &[&str]) {
+    std::fs::create_dir_all(dir).unwrap();
+    for code in codes {
+        let language = Language::from_code(code).unwrap();
+        let mut w = IndexWriter::new(language);
+        let entries: &[(&str, u8)] = match *code {
+            "en" => {
+                &[("cat", 84), ("cut", 93), ("cot", 52), ("dog", 80), ("ice cream", 60), ("crème", 70), ("zebra", 40)]
+            }
+            "ru" => &[("луна", 90), ("лина", 60)],
+            "pt" => &[("coração", 80), ("casa", 90)],
+            _ => &[],
+        };
+        for (t, s) in entries {
+            w.insert(&language.normalize(t).unwrap(), *s).unwrap();
+        }
+        w.write_to(&dir.join(format!("{code}.cwi"))).unwrap();
+    }
+}
+
+/// A response.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Reply {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+    /// Asserts a problem document with `status` and `code`, and returns it.
+    pub fn problem(&self, status: u16, code: &str) -> Value {
+        assert_eq!(self.status, status, "{}", self.body);
+        assert_eq!(self.header("content-type"), Some("application/problem+json"), "{}", self.body);
+        let doc = self.json();
+        assert_eq!(doc["code"], code, "{doc}");
+        assert_eq!(doc["status"], status);
+        for field in ["type", "title", "detail", "instance"] {
+            assert!(doc[field].is_string(), "missing {field}: {doc}");
+        }
+        assert!(doc["type"].as_str().unwrap().ends_with(&format!("/api/v1/errors#{code}")), "{doc}");
+        doc
+    }
+}
+
+/// Sends one request.
+pub fn request(addr: SocketAddr, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Reply {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if let Some(b) = body {
+        head.push_str(&format!("Content-Length: {}\r\n", b.len()));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    if let Some(b) = body {
+        // The server may answer (413) before reading everything: ignore a broken pipe.
+        let _ = stream.write_all(b);
+    }
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines.next().and_then(|l| l.split_whitespace().nth(1)).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let headers: Vec<(String, String)> =
+        lines.filter_map(|l| l.split_once(':')).map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned())).collect();
+    let body = if headers.iter().any(|(k, v)| k.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked")) {
+        dechunk(body)
+    } else {
+        body.to_owned()
+    };
+    Reply { status, headers, body }
+}
+
+fn dechunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let Ok(n) = usize::from_str_radix(size.trim(), 16) else { break };
+        if n == 0 || after.len() < n {
+            break;
+        }
+        out.push_str(&after[..n]);
+        rest = after[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// A running server.
+pub struct Server {
+    pub addr: SocketAddr,
+    pub data_dir: PathBuf,
+    pub index_dir: PathBuf,
+    pub child: Child,
+    _tmp: tempfile::TempDir,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Runs `crossword` with arguments and returns stdout (panics on failure).
+pub fn crossword(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_crossword")).args(args).output().unwrap();
+    assert!(out.status.success(), "crossword {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+impl Server {
+    /// Starts a server with fixture indexes for `languages` and an optional TOML config.
+    pub fn start(languages: &[&str], config: Option<&str>) -> Server {
+        let tmp = tempfile::tempdir().unwrap();
+        let data_dir = tmp.path().join("data");
+        let index_dir = tmp.path().join("indexes");
+        fixture_indexes(&index_dir, languages);
+        let port = free_port();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_crossword"));
+        cmd.arg("serve")
+            .arg("--listen")
+            .arg(format!("127.0.0.1:{port}"))
+            .arg("--data-dir")
+            .arg(&data_dir)
+            .arg("--index-dir")
+            .arg(&index_dir);
+        if let Some(toml) = config {
+            let path = tmp.path().join("config.toml");
+            std::fs::write(&path, toml).unwrap();
+            cmd.arg("--config").arg(path);
+        }
+        let child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let started = Instant::now();
+        while TcpStream::connect(addr).is_err() {
+            assert!(started.elapsed() < Duration::from_secs(20), "server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Server { addr, data_dir, index_dir, child, _tmp: tmp }
+    }
+
+    pub fn get(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
+        request(self.addr, "GET", path, headers, None)
+    }
+
+    pub fn post(&self, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+        request(self.addr, "POST", path, headers, Some(body.as_bytes()))
+    }
+
+    /// `crossword admin ...` against this server's data directory; parsed JSON output.
+    pub fn admin(&self, args: &[&str]) -> Value {
+        let mut all = vec!["admin", "--data-dir", self.data_dir.to_str().unwrap()];
+        all.extend_from_slice(args);
+        serde_json::from_str(&crossword(&all)).unwrap()
+    }
+
+    /// A new account of `tier` and a key with `scopes` (empty: all); returns (account id, key).
+    pub fn account_with_key(&self, tier: &str, scopes: &str) -> (String, String) {
+        let account = self.admin(&["account", "create", "--tier", tier]);
+        let id = account["id"].as_str().unwrap().to_owned();
+        let mut args = vec!["key", "create", "--account", id.as_str()];
+        if !scopes.is_empty() {
+            args.extend_from_slice(&["--scopes", scopes]);
+        }
+        let key = self.admin(&args);
+        (id, key["key"].as_str().unwrap().to_owned())
+    }
+
+    /// Sends SIGTERM and waits for the exit status.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let _ = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(started.elapsed() < Duration::from_secs(20), "server did not stop");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn bearer(key: &str) -> String {
+    format!("Bearer {key}")
+}
