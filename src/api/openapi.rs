@@ -117,7 +117,7 @@ pub fn document(base_url: &str) -> Value {
                 "operationId": "searchWords", "summary": "Words matching a pattern, best first",
                 "description": "Scope `read`. At most 100 results; the full list cannot be downloaded.",
                 "parameters": [
-                    { "name": "pattern", "in": "query", "required": true, "description": "1 to 23 characters; `_` or `?` is an unknown cell; other characters are normalized for the language (upper-cased, accents folded).", "schema": { "type": "string", "minLength": 1, "maxLength": 23 } },
+                    { "name": "pattern", "in": "query", "required": true, "description": "1 to 23 characters; `_` or `?` is an unknown cell; other characters are normalized for the language (upper-cased, accents folded).", "schema": { "type": "string", "minLength": 1, "maxLength": 23 }, "examples": { "english": { "value": "C_T" }, "wildcards": { "value": "S?A?E" }, "russian": { "value": "Л_НА" } } },
                     { "name": "lang", "in": "query", "required": false, "description": "Language code (`pt-BR` is answered as `pt`).", "schema": { "type": "string", "enum": codes, "default": "en" } },
                     { "name": "min_score", "in": "query", "required": false, "description": "Drops entries scoring below.", "schema": { "type": "integer", "minimum": 0, "maximum": 1000, "default": 0 } },
                     { "name": "limit", "in": "query", "required": false, "schema": { "type": "integer", "minimum": 1, "maximum": 100, "default": 50 } }
@@ -131,7 +131,10 @@ pub fn document(base_url: &str) -> Value {
             "/words/scores": { "post": {
                 "operationId": "scoreWords", "summary": "Scores of known words",
                 "description": "Scope `read`. Unknown words are omitted (not scored 0); keys are the normalized words.",
-                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ScoresRequest" } } } },
+                "requestBody": { "required": true, "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/ScoresRequest" },
+                    "examples": { "english": { "value": { "words": ["cat", "ice cream", "zzyzx"], "language": "en" } } }
+                } } },
                 "responses": merge(json!({ "200": {
                     "description": "Scores of the known words.",
                     "headers": rate_headers(true),
