@@ -52,6 +52,7 @@ pub fn state(options: &ServeOptions, bound: SocketAddr) -> anyhow::Result<Arc<Ap
         metrics: Default::default(),
         base_url,
         admin_secret: ensure_secret(&options.data_dir)?,
+        auth_cache: Default::default(),
     }))
 }
 

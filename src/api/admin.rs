@@ -45,7 +45,10 @@ async fn command(
         Err(e) => return ApiError::validation("body", e.to_string()).into_response(),
     };
     let store = state.store.clone();
-    match tokio::task::spawn_blocking(move || execute(store.as_ref(), command)).await {
+    let result = tokio::task::spawn_blocking(move || execute(store.as_ref(), command)).await;
+    // Keys or plans may have changed: the next request re-reads them.
+    state.auth_cache.write().clear();
+    match result {
         Ok(Ok(value)) => Json(value).into_response(),
         Ok(Err(StoreError::NotFound(what))) => {
             ApiError::new(Code::NotFound, format!("{what} not found")).into_response()

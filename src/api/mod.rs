@@ -54,6 +54,10 @@ pub struct AppState {
     pub base_url: String,
     /// Secret of the loopback admin endpoint.
     pub admin_secret: String,
+    /// Authenticated callers by key hash. Every write to keys and accounts goes through this
+    /// process while it runs (the admin endpoint), which clears the cache, so a revocation or a
+    /// plan change takes effect on the next request.
+    pub auth_cache: parking_lot::RwLock<ahash::AHashMap<String, Caller>>,
 }
 
 /// An authenticated caller.
@@ -84,11 +88,25 @@ impl AppState {
         };
         let secret = secret.filter(|s| crate::keys::well_formed(s)).ok_or_else(unauthorized)?;
         let hash = crate::keys::hash(secret);
-        let key = self.store.key_by_hash(&hash).map_err(internal)?.ok_or_else(unauthorized)?;
-        if !crate::keys::same_hash(&key.hash, &hash) || key.revoked_at.is_some() {
-            return Err(unauthorized());
-        }
-        let account = self.store.account(&key.account_id).map_err(internal)?.ok_or_else(unauthorized)?;
+        let cached = self.auth_cache.read().get(&hash).cloned();
+        let caller = match cached {
+            Some(c) if crate::keys::same_hash(&c.key.hash, &hash) => c,
+            _ => {
+                let key = self.store.key_by_hash(&hash).map_err(internal)?.ok_or_else(unauthorized)?;
+                if !crate::keys::same_hash(&key.hash, &hash) || key.revoked_at.is_some() {
+                    return Err(unauthorized());
+                }
+                let account = self.store.account(&key.account_id).map_err(internal)?.ok_or_else(unauthorized)?;
+                let caller = Caller { account, key };
+                let mut cache = self.auth_cache.write();
+                if cache.len() >= 100_000 {
+                    cache.clear();
+                }
+                cache.insert(hash, caller.clone());
+                caller
+            }
+        };
+        let Caller { account, key } = caller;
         if !key.scopes.contains(&scope) {
             return Err(ApiError::new(Code::ForbiddenScope, format!("this key lacks the {} scope", scope.as_str()))
                 .with("requiredScope", scope.as_str()));

@@ -8,6 +8,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Map, Value};
+
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::error::{ApiError, ApiResult, Code};
@@ -26,6 +27,9 @@ pub fn language(code: &str, field: &str) -> ApiResult<Language> {
 
 /// The index of a language; a real language whose index cannot be loaded is a 503.
 pub async fn index_of(state: &Arc<AppState>, language: Language) -> ApiResult<Arc<Index>> {
+    if let Some(index) = state.indexes.get_loaded(language) {
+        return Ok(index);
+    }
     let indexes = state.indexes.clone();
     // Loading maps a file (and may decompress one): keep it off the async workers.
     let loaded = tokio::task::spawn_blocking(move || indexes.get(language)).await;
@@ -79,7 +83,7 @@ pub async fn search(State(state): State<Arc<AppState>>, headers: HeaderMap, RawQ
     with_allowance(allowance, search_inner(&state, query.as_deref().unwrap_or("")).await)
 }
 
-async fn search_inner(state: &Arc<AppState>, query: &str) -> ApiResult<Json<Value>> {
+async fn search_inner(state: &Arc<AppState>, query: &str) -> ApiResult<Response> {
     let params: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
     let pattern =
         str_param(&params, "pattern").ok_or_else(|| ApiError::validation("pattern", "`pattern` is required"))?;
@@ -101,8 +105,20 @@ async fn search_inner(state: &Arc<AppState>, query: &str) -> ApiResult<Json<Valu
         }
     })?;
     let hits = index.search(&pattern, min_score as u32, limit as usize);
-    let words: Vec<Value> = hits.iter().map(|h| json!({ "word": h.word, "score": h.score })).collect();
-    Ok(Json(json!({ "words": words })))
+    Ok(Json(WordList { words: hits.iter().map(|h| WordEntry { word: h.word, score: h.score }).collect() })
+        .into_response())
+}
+
+/// GET /words response, serialized straight from the mapped index's strings.
+#[derive(serde::Serialize)]
+struct WordList<'a> {
+    words: Vec<WordEntry<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct WordEntry<'a> {
+    word: &'a str,
+    score: u8,
 }
 
 /// Reads a request body of at most [`MAX_BODY`] bytes. Handlers read the body before anything

@@ -147,6 +147,14 @@ impl IndexManager {
         (self.loads.load(Ordering::Relaxed), Duration::from_nanos(self.load_nanos.load(Ordering::Relaxed)))
     }
 
+    /// The index of `language` if it is mapped now (never loads; for callers that must not block).
+    pub fn get_loaded(&self, language: Language) -> Option<Arc<Index>> {
+        let slot = self.slot(language);
+        let index = slot.index.read().clone()?;
+        slot.last_used.store(self.clock.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
+        Some(index)
+    }
+
     /// The index of `language`, loading it if needed.
     pub fn get(&self, language: Language) -> Result<Arc<Index>, LoadError> {
         let slot = self.slot(language);

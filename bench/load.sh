@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Load benchmark: GET /api/v1/words on the English index against a bare hyper "hello world",
+# both on this machine in the same run, driven by wrk (Debian package). Prints a Markdown table.
+#
+#   bash bench/load.sh            # needs indexes/en.cwi (cargo run --release -p indexbuild -- build --lang en)
+#   DURATION=30 CONNECTIONS=128 bash bench/load.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION="${DURATION:-15}"
+CONNECTIONS="${CONNECTIONS:-64}"
+THREADS="${THREADS:-2}"
+INDEX_DIR="${CROSSWORD_INDEX_DIR:-indexes}"
+[ -f "$INDEX_DIR/en.cwi" ] || { echo "no $INDEX_DIR/en.cwi: build it with cargo run --release -p indexbuild -- build --lang en" >&2; exit 1; }
+command -v wrk >/dev/null || { apt-get install -y -q wrk >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null; }; }
+
+cargo build --quiet --release --bin crossword --example hello_hyper
+WORK="$(mktemp -d)"
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_port() { for _ in $(seq 1 100); do python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), 0.2)" 2>/dev/null && return; sleep 0.1; done; }
+
+BIN=target/release/crossword
+printf '[tiers.patron]\nreads_per_minute = -1\n[limits]\nopen_per_minute = -1\n' > "$WORK/config.toml"
+ACCOUNT=$("$BIN" admin --data-dir "$WORK/data" account create --tier patron | python3 -c 'import sys, json; print(json.load(sys.stdin)["id"])')
+export CROSSWORD_KEY=$("$BIN" admin --data-dir "$WORK/data" key create --account "$ACCOUNT" | python3 -c 'import sys, json; print(json.load(sys.stdin)["key"])')
+
+SP=$(port); HP=$(port)
+RUST_LOG=warn "$BIN" serve --listen "127.0.0.1:$SP" --data-dir "$WORK/data" --index-dir "$INDEX_DIR" --config "$WORK/config.toml" > "$WORK/server.log" 2>&1 &
+SERVER=$!; PIDS+=("$SERVER")
+target/release/examples/hello_hyper "127.0.0.1:$HP" > /dev/null &
+PIDS+=("$!")
+wait_port "$SP"; wait_port "$HP"
+
+# Warm up both (the first words request loads the English index).
+wrk -t1 -c4 -d2s -s bench/words.lua "http://127.0.0.1:$SP" > /dev/null
+wrk -t1 -c4 -d2s "http://127.0.0.1:$HP/" > /dev/null
+
+run() { wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@"; }
+# The same Lua script drives both, so the client does the same work per request.
+HELLO=$(run -s bench/words.lua "http://127.0.0.1:$HP")
+WORDS=$(run -s bench/words.lua "http://127.0.0.1:$SP")
+RSS=$(awk '/VmRSS/ {print $2}' "/proc/$SERVER/status")
+HWM=$(awk '/VmHWM/ {print $2}' "/proc/$SERVER/status")
+
+rps() { awk '/Requests\/sec/ {print $2}' <<<"$1"; }
+p() { awk -v q="$2%" '$1 == q {print $2}' <<<"$1"; }
+non2xx() { awk '/Non-2xx/ {print $NF}' <<<"$1"; }
+echo "| server | requests/s | p50 | p99 | non-2xx |"
+echo "|---|---:|---:|---:|---:|"
+echo "| bare hyper hello world | $(rps "$HELLO") | $(p "$HELLO" 50) | $(p "$HELLO" 99) | $(non2xx "$HELLO") |"
+echo "| crossword GET /api/v1/words (en, limit 50, 20 patterns) | $(rps "$WORDS") | $(p "$WORDS" 50) | $(p "$WORDS" 99) | $(non2xx "$WORDS") |"
+python3 -c "print(f'\nThroughput ratio words / hello: {float(\"$(rps "$WORDS")\") / float(\"$(rps "$HELLO")\"):.2f}')"
+echo "Server memory after the run: RSS $((RSS / 1024)) MiB, peak $((HWM / 1024)) MiB."
+echo "(wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s, $(nproc) cores shared by wrk and the server)"
