@@ -11,6 +11,7 @@ pub mod error;
 mod meta;
 pub mod metrics;
 pub mod openapi;
+pub mod quota;
 pub mod ratelimit;
 mod words;
 
