@@ -29,7 +29,7 @@ ACCOUNT=$("$BIN" admin --data-dir "$WORK/data" account create --tier patron | py
 export CROSSWORD_KEY=$("$BIN" admin --data-dir "$WORK/data" key create --account "$ACCOUNT" | python3 -c 'import sys, json; print(json.load(sys.stdin)["key"])')
 
 SP=$(port); HP=$(port)
-RUST_LOG=warn "$BIN" serve --listen "127.0.0.1:$SP" --data-dir "$WORK/data" --index-dir "$INDEX_DIR" --config "$WORK/config.toml" > "$WORK/server.log" 2>&1 &
+RUST_LOG="${RUST_LOG:-warn}" "$BIN" serve --listen "127.0.0.1:$SP" --data-dir "$WORK/data" --index-dir "$INDEX_DIR" --config "$WORK/config.toml" > "$WORK/server.log" 2>&1 &
 SERVER=$!; PIDS+=("$SERVER")
 target/release/examples/hello_hyper "127.0.0.1:$HP" > /dev/null &
 PIDS+=("$!")
