@@ -19,6 +19,7 @@
 pub mod admin;
 pub mod api;
 pub mod config;
+pub mod fill;
 pub mod index;
 pub mod keys;
 pub mod lang;

@@ -1,5 +1,6 @@
 //! The `crossword` command: the server, its administration, and word search from the shell.
 
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,6 +47,35 @@ enum Command {
         data_dir: PathBuf,
         #[command(subcommand)]
         command: AdminCli,
+    },
+    /// Fill a grid file (`.` empty, `#` block, letters fixed; one row per line).
+    Fill {
+        /// The grid file.
+        grid: PathBuf,
+        /// Language code.
+        #[arg(long, default_value = "en")]
+        lang: String,
+        /// Quality goal (the solver goes lower when the grid needs it).
+        #[arg(long, default_value_t = 40)]
+        min_score: u32,
+        /// Time budget in seconds.
+        #[arg(long, default_value_t = 25.0)]
+        max_time: f64,
+        /// Variety: the same seed gives the same fill.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Keep searching until the time budget ends.
+        #[arg(long)]
+        try_hard: bool,
+        /// A `WORD;SCORE` list to fill from instead of the language index (scores 0-100).
+        #[arg(long)]
+        wordlist: Option<PathBuf>,
+        /// Directory holding the index files.
+        #[arg(long, env = "CROSSWORD_INDEX_DIR", default_value = "./indexes")]
+        index_dir: PathBuf,
+        /// Print the result as JSON (the contract's Fill result plus search figures).
+        #[arg(long)]
+        json: bool,
     },
     /// Print the best entries matching a pattern (`_` or `?` for an unknown cell).
     Words {
@@ -189,6 +219,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{}", crossword::admin::run(&data_dir, command)?);
             Ok(())
         }
+        Command::Fill { grid, lang, min_score, max_time, seed, try_hard, wordlist, index_dir, json } => {
+            fill_command(grid, &lang, min_score, max_time, seed, try_hard, wordlist, index_dir, json)
+        }
         Command::Words { pattern, lang, min_score, limit, index_dir, json } => {
             let language =
                 Language::from_code(&lang).ok_or_else(|| anyhow::anyhow!("unknown language code {lang:?}"))?;
@@ -197,11 +230,137 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             if json {
                 println!("{}", serde_json::json!({ "words": words }));
             } else {
+                let mut out = std::io::stdout().lock();
                 for w in words {
-                    println!("{}\t{}", w.word, w.score);
+                    if writeln!(out, "{}\t{}", w.word, w.score).is_err() {
+                        break; // the reader went away (`| head`)
+                    }
                 }
             }
             Ok(())
         }
     }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fill_command(
+    grid_file: PathBuf,
+    lang: &str,
+    min_score: u32,
+    max_time: f64,
+    seed: Option<u64>,
+    try_hard: bool,
+    wordlist: Option<PathBuf>,
+    index_dir: PathBuf,
+    json: bool,
+) -> anyhow::Result<()> {
+    use crossword::fill::{fill, FillOptions, Grid};
+    use crossword::index::{Index, IndexWriter, Verify};
+    let language = Language::from_code(lang).ok_or_else(|| anyhow::anyhow!("unknown language code {lang:?}"))?;
+    let text = std::fs::read_to_string(&grid_file).map_err(|e| anyhow::anyhow!("{}: {e}", grid_file.display()))?;
+    let rows: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let grid = Grid::parse(language, &rows).map_err(|e| anyhow::anyhow!("{}: {e}", grid_file.display()))?;
+    let load_started = std::time::Instant::now();
+    let _tmp;
+    let index = match wordlist {
+        Some(path) => {
+            // Build a temporary index from the list (scores as given, 0-100).
+            let list = std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let mut writer = IndexWriter::new(language);
+            for line in list.lines() {
+                let (word, score) = line.rsplit_once(';').unwrap_or((line, "50"));
+                let Ok(score) = score.trim().parse::<f32>() else { continue };
+                if let Ok(n) = language.normalize(word) {
+                    let _ = writer.insert(&n, score.clamp(0.0, 100.0) as u8);
+                }
+            }
+            let dir = tempfile_dir()?;
+            let path = dir.join("list.cwi");
+            writer.write_to(&path)?;
+            _tmp = TempDir(dir);
+            std::sync::Arc::new(Index::open(&path, language, Verify::Structure)?)
+        }
+        None => IndexManager::new(index_dir, u64::MAX).get(language)?,
+    };
+    let load_time = load_started.elapsed();
+    let options = FillOptions {
+        min_score,
+        max_time: std::time::Duration::from_secs_f64(max_time.clamp(0.1, 3600.0)),
+        seed,
+        try_hard,
+    };
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let result = fill(&index, &grid, &options, &cancel, &mut |_| {});
+    let mean = {
+        let scores: Vec<u32> = crossword::fill::Grid::slots(&result.grid, language.spec().min_slot_length as usize)
+            .iter()
+            .filter_map(|s| result.grid.slot_text(s))
+            .filter_map(|t| index.score(&t).map(u32::from))
+            .collect();
+        if scores.is_empty() {
+            0.0
+        } else {
+            scores.iter().sum::<u32>() as f64 / scores.len() as f64
+        }
+    };
+    if json {
+        let mut out = serde_json::json!({
+            "grid": result.grid.to_rows(),
+            "slotsFilled": result.slots_filled,
+            "slotsTotal": result.slots_total,
+            "quality": result.quality,
+            "stats": {
+                "seconds": result.stats.elapsed.as_secs_f64(),
+                "loadSeconds": load_time.as_secs_f64(),
+                "nodes": result.stats.nodes,
+                "restarts": result.stats.restarts,
+                "minScoreUsed": result.stats.min_score_used,
+                "provedImpossible": result.stats.proved_impossible,
+                "meanScore": mean,
+            }
+        });
+        if let Some(reason) = result.reason {
+            out["reason"] = reason.as_str().into();
+        }
+        println!("{out}");
+    } else {
+        let mut out = std::io::stdout().lock();
+        for row in result.grid.to_rows() {
+            if writeln!(out, "{row}").is_err() {
+                return Ok(()); // the reader went away (`| head`)
+            }
+        }
+        let _ = writeln!(
+            out,
+            "\n{} of {} slots filled in {:.3}s ({} nodes, {} restarts, level {}), mean score {:.1}, {} rough{}",
+            result.slots_filled,
+            result.slots_total,
+            result.stats.elapsed.as_secs_f64(),
+            result.stats.nodes,
+            result.stats.restarts,
+            result.stats.min_score_used,
+            mean,
+            result.quality.rough.len(),
+            result.reason.map(|r| format!(", reason {}", r.as_str())).unwrap_or_default()
+        );
+    }
+    Ok(())
+}
+
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn tempfile_dir() -> std::io::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!(
+        "crossword-fill-{}-{}",
+        std::process::id(),
+        crossword::keys::random_alphanumeric(8)
+    ));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
 }

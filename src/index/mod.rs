@@ -370,6 +370,29 @@ impl Index {
         ))
     }
 
+    /// Every cell that occurs at `pos` among entries of length `len`, with its posting set.
+    pub fn position_postings(&self, len: usize, pos: usize) -> impl Iterator<Item = (u16, Postings<'_>)> + '_ {
+        let refs: &[PostingRef] = match self.groups.get(len).and_then(|g| g.positions.get(pos)) {
+            Some(range) => self.view(range.clone()),
+            None => &[],
+        };
+        refs.iter().map(move |r| {
+            let start = r.offset as usize;
+            let set = if r.kind == POSTING_BITSET {
+                Postings::Bitset(self.view(start..start + 8 * r.items as usize))
+            } else {
+                Postings::List(self.view(start..start + 4 * r.items as usize))
+            };
+            (r.cell as u16, set)
+        })
+    }
+
+    /// The length and rank of a normalized entry, if the index has it.
+    pub fn locate(&self, normalized: &str) -> Option<(usize, u32)> {
+        let v = self.fst.get(normalized)?;
+        Some(((v >> 32) as usize, v as u32))
+    }
+
     /// The score of a normalized entry, if the index has it.
     pub fn score(&self, normalized: &str) -> Option<u8> {
         let v = self.fst.get(normalized)?;

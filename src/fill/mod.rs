@@ -1,0 +1,10 @@
+//! The fill engine: grids, the solver, and quality reports. Plain synchronous code; the HTTP
+//! layer runs it on a solver pool.
+
+pub mod grid;
+pub mod quality;
+pub mod solver;
+
+pub use grid::{Direction, Grid, GridError, Slot, Square};
+pub use quality::{Quality, Rough};
+pub use solver::{fill, FillOptions, FillResult, Progress, Reason, Stats};

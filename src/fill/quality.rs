@@ -1,0 +1,57 @@
+//! The quality report of a fill: how many entries were scored and which are weak.
+
+use serde::Serialize;
+
+use super::grid::{Grid, Slot};
+use crate::index::Index;
+
+/// A weak entry (under the quality goal).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rough {
+    /// The entry.
+    pub word: String,
+    /// Its score.
+    pub score: u8,
+    /// Row of its first cell (zero-based).
+    pub row: usize,
+    /// Column of its first cell (zero-based).
+    pub col: usize,
+    /// Its clue number.
+    pub number: u32,
+    /// `across` or `down`.
+    pub direction: &'static str,
+}
+
+/// The contract's quality report.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Quality {
+    /// Entries checked: complete entries known to the word list. Entries the list does not know
+    /// (the caller's own theme entries) are the caller's content and are not scored.
+    pub scored: usize,
+    /// Entries scoring under the goal, worst first (then by clue number, across first).
+    pub rough: Vec<Rough>,
+}
+
+/// Scores every complete entry of `grid` against `goal`.
+pub fn report(index: &Index, grid: &Grid, slots: &[Slot], goal: u32) -> Quality {
+    let mut quality = Quality::default();
+    for slot in slots {
+        let Some(text) = grid.slot_text(slot) else { continue };
+        let Some(score) = index.score(&text) else { continue };
+        quality.scored += 1;
+        if (score as u32) < goal {
+            quality.rough.push(Rough {
+                word: text,
+                score,
+                row: slot.row,
+                col: slot.col,
+                number: slot.number,
+                direction: slot.direction.as_str(),
+            });
+        }
+    }
+    quality
+        .rough
+        .sort_by(|a, b| a.score.cmp(&b.score).then(a.number.cmp(&b.number)).then(a.direction.cmp(b.direction)));
+    quality
+}

@@ -1,0 +1,693 @@
+//! The grid solver: a constraint search over the word index.
+//!
+//! * **Variables** are the slots still to fill; a slot's **domain** is a bitset over the ranks of
+//!   its length group (best score first), cut at the quality goal and narrowed by the fixed cells
+//!   through the index's posting sets.
+//! * **Propagation** keeps every crossing arc-consistent: the cells one slot can still put in a
+//!   shared square bound the other slot's domain (AC-3). Large domains are filtered with
+//!   word-parallel posting operations, small ones by scanning their entries' cells.
+//! * **Search** picks the slot with the fewest candidates (ties: the longest), tries candidates
+//!   best score first, and never uses an entry twice. It restarts with a growing node budget and
+//!   shuffled ties, which escapes early bad choices; an exhausted search without a budget cut is
+//!   a proof that the grid cannot be filled.
+//! * **Quality first, then fill**: the search runs at the quality goal (`min_score`) first and,
+//!   when that fails or is proved impossible, goes lower; the quality report shows what it took.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::grid::{Grid, Slot, Square};
+use super::quality::{self, Quality};
+use crate::index::{Index, Postings};
+
+/// How to fill.
+#[derive(Debug, Clone)]
+pub struct FillOptions {
+    /// The quality goal: prefer entries scoring at least this.
+    pub min_score: u32,
+    /// Time budget.
+    pub max_time: Duration,
+    /// Variety on demand: the same seed gives the same fill; `None` is deterministic too.
+    pub seed: Option<u64>,
+    /// Keep searching until `max_time` even when the search looks hopeless.
+    pub try_hard: bool,
+}
+
+impl Default for FillOptions {
+    fn default() -> FillOptions {
+        FillOptions { min_score: 40, max_time: Duration::from_secs(25), seed: None, try_hard: false }
+    }
+}
+
+/// Why nothing was filled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// The solver stopped early: the grid was proved impossible or looked hopeless.
+    TooDifficult,
+    /// Time ran out.
+    NoSolution,
+    /// A cancel request stopped it.
+    Cancelled,
+}
+
+impl Reason {
+    /// The contract's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::TooDifficult => "too_difficult",
+            Reason::NoSolution => "no_solution",
+            Reason::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// A snapshot of the search for live progress.
+#[derive(Debug, Clone)]
+pub struct Progress {
+    /// Slots filled now (including pre-filled ones).
+    pub filled: usize,
+    /// Slots in the grid.
+    pub total: usize,
+    /// The cells the solver has written now: (row-major index, letter).
+    pub cells: Vec<(usize, String)>,
+}
+
+/// Search figures.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// Search nodes (assignments tried).
+    pub nodes: u64,
+    /// Restarts.
+    pub restarts: u32,
+    /// The quality level of the returned fill.
+    pub min_score_used: u32,
+    /// The search proved that no complete fill exists at any level.
+    pub proved_impossible: bool,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// What a fill returns.
+#[derive(Debug, Clone)]
+pub struct FillResult {
+    /// The grid as filled (the best partial fill when no complete one was found).
+    pub grid: Grid,
+    /// Slots whose every cell holds a letter.
+    pub slots_filled: usize,
+    /// Slots in the grid.
+    pub slots_total: usize,
+    /// Scores and weak entries.
+    pub quality: Quality,
+    /// Present when no cell was filled.
+    pub reason: Option<Reason>,
+    /// Search figures.
+    pub stats: Stats,
+}
+
+/// How often progress is reported.
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// Fills `grid` with entries of `index`. Checks `cancel` often (a cancel stops within a few
+/// milliseconds) and calls `on_progress` about ten times a second.
+pub fn fill(
+    index: &Index,
+    grid: &Grid,
+    options: &FillOptions,
+    cancel: &AtomicBool,
+    on_progress: &mut dyn FnMut(&Progress),
+) -> FillResult {
+    let started = Instant::now();
+    let deadline = started + options.max_time;
+    let min_len = index.language().spec().min_slot_length as usize;
+    let slots = grid.slots(min_len);
+    let mut stats = Stats { min_score_used: options.min_score, ..Stats::default() };
+
+    // Quality first: a share of the time at the goal, the rest with every entry.
+    let mut levels = vec![options.min_score];
+    if options.min_score > 0 {
+        levels.push(0);
+    }
+    let mut best: Option<Vec<Option<u32>>> = None;
+    let mut best_problem: Option<Problem> = None;
+    let mut stopped: Option<Reason> = None;
+    for (i, &level) in levels.iter().enumerate() {
+        let last = i + 1 == levels.len();
+        let level_deadline = if last { deadline } else { started + options.max_time.mul_f64(0.6) };
+        let mut problem = Problem::new(index, grid, &slots, level, options.seed.unwrap_or(0));
+        let outcome = problem.solve(level_deadline, deadline, options.try_hard, cancel, on_progress, started);
+        stats.nodes += problem.nodes;
+        stats.restarts += problem.restarts;
+        stats.min_score_used = level;
+        let improved = best.as_ref().is_none_or(|b| problem.count_assigned(&problem.best) > count(b));
+        match outcome {
+            Outcome::Solved => {
+                best = Some(problem.best.clone());
+                best_problem = Some(problem);
+                stopped = None;
+                break;
+            }
+            Outcome::Impossible => {
+                stats.proved_impossible = last;
+                stopped = Some(Reason::TooDifficult);
+            }
+            Outcome::Cancelled => stopped = Some(Reason::Cancelled),
+            Outcome::TimedOut => stopped = Some(Reason::NoSolution),
+            Outcome::GaveUp => stopped = Some(Reason::TooDifficult),
+        }
+        if improved {
+            best = Some(problem.best.clone());
+            best_problem = Some(problem);
+        }
+        if matches!(outcome, Outcome::Cancelled) || Instant::now() >= deadline {
+            break;
+        }
+    }
+
+    let mut filled = grid.clone();
+    if let (Some(assignment), Some(problem)) = (&best, &best_problem) {
+        problem.write(assignment, &mut filled);
+    }
+    let slots_filled = slots.iter().filter(|s| filled.slot_text(s).is_some()).count();
+    let solver_wrote = filled.squares().iter().zip(grid.squares()).any(|(a, b)| a != b);
+    let complete = slots_filled == slots.len();
+    let reason = if complete || solver_wrote { None } else { Some(stopped.unwrap_or(Reason::NoSolution)) };
+    stats.elapsed = started.elapsed();
+    FillResult {
+        quality: quality::report(index, &filled, &slots, options.min_score),
+        grid: filled,
+        slots_filled,
+        slots_total: slots.len(),
+        reason,
+        stats,
+    }
+}
+
+fn count(assignment: &[Option<u32>]) -> usize {
+    assignment.iter().filter(|a| a.is_some()).count()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Solved,
+    Impossible,
+    TimedOut,
+    GaveUp,
+    Cancelled,
+}
+
+enum Dfs {
+    Solved,
+    Exhausted,
+    Budget,
+    Stop(Outcome),
+}
+
+/// A bitset over the ranks of one length group.
+type Bits = Vec<u64>;
+
+fn popcount(bits: &[u64]) -> u32 {
+    bits.iter().map(|w| w.count_ones()).sum()
+}
+
+fn test(bits: &[u64], r: u32) -> bool {
+    bits.get(r as usize / 64).is_some_and(|w| w >> (r % 64) & 1 == 1)
+}
+
+fn clear(bits: &mut [u64], r: u32) -> bool {
+    match bits.get_mut(r as usize / 64) {
+        Some(w) if *w >> (r % 64) & 1 == 1 => {
+            *w &= !(1 << (r % 64));
+            true
+        }
+        _ => false,
+    }
+}
+
+fn ones(bits: &[u64]) -> impl Iterator<Item = u32> + '_ {
+    bits.iter().enumerate().flat_map(|(i, &w)| {
+        let mut w = w;
+        std::iter::from_fn(move || {
+            if w == 0 {
+                return None;
+            }
+            let b = w.trailing_zeros();
+            w &= w - 1;
+            Some(i as u32 * 64 + b)
+        })
+    })
+}
+
+/// `bits &= set` (or `bits &= !set` when `negate`); returns whether anything changed.
+fn and_postings(bits: &mut [u64], set: &Postings<'_>, negate: bool) -> bool {
+    let mut changed = false;
+    match set {
+        Postings::Bitset(words) => {
+            for (b, &w) in bits.iter_mut().zip(words.iter()) {
+                let new = if negate { *b & !w } else { *b & w };
+                changed |= new != *b;
+                *b = new;
+            }
+        }
+        Postings::List(ranks) => {
+            if negate {
+                for &r in ranks.iter() {
+                    changed |= clear(bits, r);
+                }
+            } else {
+                let mut kept = vec![0u64; bits.len()];
+                for &r in ranks.iter() {
+                    if test(bits, r) {
+                        kept[r as usize / 64] |= 1 << (r % 64);
+                    }
+                }
+                changed = kept != bits;
+                bits.copy_from_slice(&kept);
+            }
+        }
+    }
+    changed
+}
+
+fn intersects(bits: &[u64], set: &Postings<'_>) -> bool {
+    match set {
+        Postings::Bitset(words) => bits.iter().zip(words.iter()).any(|(a, b)| a & b != 0),
+        Postings::List(ranks) => ranks.iter().any(|&r| test(bits, r)),
+    }
+}
+
+/// Scanning a domain beats posting operations below this many candidates.
+const SCAN_LIMIT: u32 = 512;
+
+struct Var {
+    len: usize,
+    cells: Vec<usize>,
+    /// (position in this slot, other var, position in the other) for each crossing.
+    crossings: Vec<(usize, usize, usize)>,
+}
+
+/// One search at one quality level.
+struct Problem<'a> {
+    index: &'a Index,
+    vars: Vec<Var>,
+    domains: Vec<Bits>,
+    counts: Vec<u32>,
+    assigned: Vec<Option<u32>>,
+    best: Vec<Option<u32>>,
+    /// (var, saved domain) to restore on backtrack.
+    trail: Vec<(usize, Bits)>,
+    saved_at: Vec<u32>,
+    level: u32,
+    root_failed: bool,
+    nodes: u64,
+    restarts: u32,
+    rng: u64,
+    cell_count: usize,
+    last_progress: Instant,
+    last_improvement: Instant,
+    total_slots: usize,
+    prefilled_slots: usize,
+}
+
+impl<'a> Problem<'a> {
+    fn new(index: &'a Index, grid: &Grid, slots: &[Slot], min_score: u32, seed: u64) -> Problem<'a> {
+        // Slots already complete (theme entries, pre-placed words) are constraints, not variables.
+        let mut vars = Vec::new();
+        let mut taken: Vec<(usize, u32)> = Vec::new();
+        let mut prefilled_slots = 0;
+        for slot in slots {
+            match grid.slot_text(slot) {
+                Some(text) => {
+                    prefilled_slots += 1;
+                    if let Some(at) = index.locate(&text) {
+                        taken.push(at);
+                    }
+                }
+                None => vars.push(Var { len: slot.len, cells: slot.cells.clone(), crossings: Vec::new() }),
+            }
+        }
+        // Crossings between variables.
+        let mut by_cell: ahash::AHashMap<usize, Vec<(usize, usize)>> = ahash::AHashMap::new();
+        for (v, var) in vars.iter().enumerate() {
+            for (p, &cell) in var.cells.iter().enumerate() {
+                by_cell.entry(cell).or_default().push((v, p));
+            }
+        }
+        for users in by_cell.values() {
+            if let [(a, pa), (b, pb)] = users[..] {
+                vars[a].crossings.push((pa, b, pb));
+                vars[b].crossings.push((pb, a, pa));
+            }
+        }
+        let mut root_failed = false;
+        let mut domains = Vec::with_capacity(vars.len());
+        for var in &vars {
+            let scores = index.scores_of_length(var.len);
+            let cutoff = scores.partition_point(|&s| s as u32 >= min_score);
+            let mut bits = vec![0u64; index.count_of_length(var.len).div_ceil(64)];
+            for (w, word) in bits.iter_mut().enumerate() {
+                let lo = w * 64;
+                if cutoff >= lo + 64 {
+                    *word = u64::MAX;
+                } else if cutoff > lo {
+                    *word = (1u64 << (cutoff - lo)) - 1;
+                }
+            }
+            for (p, &cell) in var.cells.iter().enumerate() {
+                if let Square::Letter(letter) = &grid.squares()[cell] {
+                    match index.cell_id(letter).and_then(|id| index.postings(var.len, p, id)) {
+                        Some(set) => {
+                            and_postings(&mut bits, &set, false);
+                        }
+                        None => bits.iter_mut().for_each(|w| *w = 0),
+                    }
+                }
+            }
+            for &(len, rank) in &taken {
+                if len == var.len {
+                    clear(&mut bits, rank);
+                }
+            }
+            root_failed |= bits.iter().all(|&w| w == 0);
+            domains.push(bits);
+        }
+        let counts = domains.iter().map(|d| popcount(d)).collect();
+        let n = vars.len();
+        Problem {
+            index,
+            vars,
+            domains,
+            counts,
+            assigned: vec![None; n],
+            best: vec![None; n],
+            trail: Vec::new(),
+            saved_at: vec![u32::MAX; n],
+            level: 0,
+            root_failed,
+            nodes: 0,
+            restarts: 0,
+            rng: seed ^ 0x9E37_79B9_7F4A_7C15,
+            cell_count: index.cell_count(),
+            last_progress: Instant::now(),
+            last_improvement: Instant::now(),
+            total_slots: slots.len(),
+            prefilled_slots,
+        }
+    }
+
+    fn random(&mut self) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
+    }
+
+    fn count_assigned(&self, a: &[Option<u32>]) -> usize {
+        count(a)
+    }
+
+    /// Saves a domain before its first change at the current level.
+    fn save(&mut self, v: usize) {
+        if self.saved_at[v] != self.level {
+            self.trail.push((v, self.domains[v].clone()));
+            self.saved_at[v] = self.level;
+        }
+    }
+
+    /// The cells `v` can still put at position `p`.
+    fn support(&self, v: usize, p: usize) -> Vec<u64> {
+        let var = &self.vars[v];
+        let mut set = vec![0u64; self.cell_count.div_ceil(64).max(1)];
+        if self.counts[v] <= SCAN_LIMIT || self.cell_count > 64 {
+            for r in ones(&self.domains[v]) {
+                if let Some(cells) = self.index.entry_cells(var.len, r) {
+                    let c = cells[p] as usize;
+                    set[c / 64] |= 1 << (c % 64);
+                }
+            }
+        } else {
+            for (c, postings) in self.index.position_postings(var.len, p) {
+                if intersects(&self.domains[v], &postings) {
+                    set[c as usize / 64] |= 1 << (c % 64);
+                }
+            }
+        }
+        set
+    }
+
+    /// Removes from `v`'s domain the entries whose cell at `p` is not in `allowed`.
+    fn revise(&mut self, v: usize, p: usize, allowed: &[u64]) -> bool {
+        let len = self.vars[v].len;
+        let index = self.index;
+        let in_allowed = |c: u16| allowed[c as usize / 64] >> (c % 64) & 1 == 1;
+        if self.counts[v] <= SCAN_LIMIT || self.cell_count > 64 {
+            let doomed: Vec<u32> = ones(&self.domains[v])
+                .filter(|&r| index.entry_cells(len, r).is_some_and(|cells| !in_allowed(cells[p])))
+                .collect();
+            if doomed.is_empty() {
+                return false;
+            }
+            self.save(v);
+            for r in doomed {
+                clear(&mut self.domains[v], r);
+            }
+        } else {
+            let mut changed = false;
+            for (c, postings) in index.position_postings(len, p) {
+                if !in_allowed(c) && intersects(&self.domains[v], &postings) {
+                    if !changed {
+                        self.save(v);
+                        changed = true;
+                    }
+                    and_postings(&mut self.domains[v], &postings, true);
+                }
+            }
+            if !changed {
+                return false;
+            }
+        }
+        self.counts[v] = popcount(&self.domains[v]);
+        true
+    }
+
+    /// AC-3 from the vars in `queue`; false on a wipe-out.
+    fn propagate(&mut self, mut queue: Vec<usize>) -> bool {
+        let mut queued = vec![false; self.vars.len()];
+        for &v in &queue {
+            queued[v] = true;
+        }
+        while let Some(v) = queue.pop() {
+            queued[v] = false;
+            for k in 0..self.vars[v].crossings.len() {
+                let (p, w, q) = self.vars[v].crossings[k];
+                if self.assigned[w].is_some() && self.assigned[v].is_some() {
+                    continue;
+                }
+                let allowed = self.support(v, p);
+                if self.revise(w, q, &allowed) {
+                    if self.counts[w] == 0 {
+                        return false;
+                    }
+                    if !queued[w] {
+                        queued[w] = true;
+                        queue.push(w);
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    fn undo_to(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            let (v, bits) = self.trail.pop().expect("length checked");
+            self.domains[v] = bits;
+            self.counts[v] = popcount(&self.domains[v]);
+            self.saved_at[v] = u32::MAX;
+        }
+    }
+
+    /// Assigns `rank` to `v` and propagates; false on a wipe-out (the caller undoes).
+    fn assign(&mut self, v: usize, rank: u32) -> bool {
+        self.save(v);
+        let words = self.domains[v].len();
+        self.domains[v] = vec![0; words];
+        self.domains[v][rank as usize / 64] |= 1 << (rank % 64);
+        self.counts[v] = 1;
+        self.assigned[v] = Some(rank);
+        let mut queue = vec![v];
+        // No entry twice: take it from every other slot of the same length.
+        let len = self.vars[v].len;
+        for u in 0..self.vars.len() {
+            if u != v && self.vars[u].len == len && test(&self.domains[u], rank) {
+                self.save(u);
+                clear(&mut self.domains[u], rank);
+                self.counts[u] -= 1;
+                if self.counts[u] == 0 {
+                    return false;
+                }
+                queue.push(u);
+            }
+        }
+        self.propagate(queue)
+    }
+
+    fn pick(&mut self) -> Option<usize> {
+        let mut best: Option<(u32, usize, u64, usize)> = None;
+        for v in 0..self.vars.len() {
+            if self.assigned[v].is_some() {
+                continue;
+            }
+            let tie = if self.restarts > 0 { self.random() } else { 0 };
+            let key = (self.counts[v], usize::MAX - self.vars[v].len, tie, v);
+            if best.is_none_or(|b| key < b) {
+                best = Some(key);
+            }
+        }
+        best.map(|b| b.3)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn dfs(
+        &mut self,
+        budget: &mut u64,
+        level_deadline: Instant,
+        cancel: &AtomicBool,
+        on_progress: &mut dyn FnMut(&Progress),
+        started: Instant,
+        stagnation: Option<Duration>,
+    ) -> Dfs {
+        let Some(v) = self.pick() else { return Dfs::Solved };
+        let candidates: Vec<u32> = {
+            let mut c: Vec<u32> = ones(&self.domains[v]).collect();
+            if self.restarts > 0 && c.len() > 1 {
+                // Shuffle within small windows: still best-first, but a different path.
+                for chunk in c.chunks_mut(4) {
+                    for i in (1..chunk.len()).rev() {
+                        let j = (self.random() % (i as u64 + 1)) as usize;
+                        chunk.swap(i, j);
+                    }
+                }
+            }
+            c
+        };
+        let mut cut = false;
+        for rank in candidates {
+            self.nodes += 1;
+            if self.nodes % 64 == 0 {
+                if cancel.load(Ordering::Relaxed) {
+                    return Dfs::Stop(Outcome::Cancelled);
+                }
+                let now = Instant::now();
+                if now >= level_deadline {
+                    return Dfs::Stop(Outcome::TimedOut);
+                }
+                if stagnation.is_some_and(|s| now.duration_since(self.last_improvement) > s) {
+                    return Dfs::Stop(Outcome::GaveUp);
+                }
+                if now.duration_since(self.last_progress) >= PROGRESS_EVERY {
+                    self.last_progress = now;
+                    on_progress(&self.progress());
+                }
+                let _ = started;
+            }
+            if *budget == 0 {
+                return Dfs::Budget;
+            }
+            *budget -= 1;
+            let mark = self.trail.len();
+            self.level += 1;
+            if self.assign(v, rank) {
+                if count(&self.assigned) > count(&self.best) {
+                    self.best = self.assigned.clone();
+                    self.last_improvement = Instant::now();
+                }
+                match self.dfs(budget, level_deadline, cancel, on_progress, started, stagnation) {
+                    Dfs::Solved => return Dfs::Solved,
+                    Dfs::Exhausted => {}
+                    Dfs::Budget => cut = true,
+                    stop @ Dfs::Stop(_) => {
+                        self.assigned[v] = None;
+                        self.undo_to(mark);
+                        self.level -= 1;
+                        return stop;
+                    }
+                }
+            }
+            self.assigned[v] = None;
+            self.undo_to(mark);
+            self.level -= 1;
+            if cut {
+                return Dfs::Budget;
+            }
+        }
+        Dfs::Exhausted
+    }
+
+    fn solve(
+        &mut self,
+        level_deadline: Instant,
+        deadline: Instant,
+        try_hard: bool,
+        cancel: &AtomicBool,
+        on_progress: &mut dyn FnMut(&Progress),
+        started: Instant,
+    ) -> Outcome {
+        let _ = deadline;
+        if self.root_failed || !self.propagate((0..self.vars.len()).collect()) {
+            return Outcome::Impossible;
+        }
+        // Root propagation is permanent for this level.
+        self.trail.clear();
+        self.saved_at.iter_mut().for_each(|s| *s = u32::MAX);
+        let stagnation =
+            (!try_hard).then(|| (level_deadline - Instant::now()).mul_f64(0.5).max(Duration::from_secs(2)));
+        let mut budget_size: u64 = 4_000;
+        loop {
+            let mut budget = budget_size;
+            self.last_improvement = Instant::now();
+            match self.dfs(&mut budget, level_deadline, cancel, on_progress, started, stagnation) {
+                Dfs::Solved => {
+                    self.best = self.assigned.clone();
+                    return Outcome::Solved;
+                }
+                Dfs::Exhausted => return Outcome::Impossible,
+                Dfs::Budget => {
+                    self.restarts += 1;
+                    budget_size = budget_size * 3 / 2;
+                }
+                Dfs::Stop(outcome) => return outcome,
+            }
+        }
+    }
+
+    fn progress(&self) -> Progress {
+        let mut cells = Vec::new();
+        for (v, a) in self.assigned.iter().enumerate() {
+            if let Some(rank) = a {
+                if let Some(ids) = self.index.entry_cells(self.vars[v].len, *rank) {
+                    for (&cell, &id) in self.vars[v].cells.iter().zip(ids) {
+                        if let Some(text) = self.index.cell(id) {
+                            cells.push((cell, text.to_owned()));
+                        }
+                    }
+                }
+            }
+        }
+        cells.sort_unstable_by_key(|c| c.0);
+        cells.dedup_by_key(|c| c.0);
+        Progress { filled: self.prefilled_slots + count(&self.assigned), total: self.total_slots, cells }
+    }
+
+    /// Writes an assignment into a grid.
+    fn write(&self, assignment: &[Option<u32>], grid: &mut Grid) {
+        for (v, a) in assignment.iter().enumerate() {
+            let Some(rank) = a else { continue };
+            let Some(ids) = self.index.entry_cells(self.vars[v].len, *rank) else { continue };
+            for (&cell, &id) in self.vars[v].cells.iter().zip(ids) {
+                if let Some(text) = self.index.cell(id) {
+                    grid.set(cell, Square::Letter(text.to_owned()));
+                }
+            }
+        }
+    }
+}
