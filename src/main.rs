@@ -67,6 +67,9 @@ enum Command {
         /// Keep searching until the time budget ends.
         #[arg(long)]
         try_hard: bool,
+        /// Never go below --min-score (report failure instead).
+        #[arg(long)]
+        strict: bool,
         /// A `WORD;SCORE` list to fill from instead of the language index (scores 0-100).
         #[arg(long)]
         wordlist: Option<PathBuf>,
@@ -219,8 +222,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{}", crossword::admin::run(&data_dir, command)?);
             Ok(())
         }
-        Command::Fill { grid, lang, min_score, max_time, seed, try_hard, wordlist, index_dir, json } => {
-            fill_command(grid, &lang, min_score, max_time, seed, try_hard, wordlist, index_dir, json)
+        Command::Fill { grid, lang, min_score, max_time, seed, try_hard, strict, wordlist, index_dir, json } => {
+            fill_command(grid, &lang, min_score, max_time, seed, try_hard, strict, wordlist, index_dir, json)
         }
         Command::Words { pattern, lang, min_score, limit, index_dir, json } => {
             let language =
@@ -250,6 +253,7 @@ fn fill_command(
     max_time: f64,
     seed: Option<u64>,
     try_hard: bool,
+    strict: bool,
     wordlist: Option<PathBuf>,
     index_dir: PathBuf,
     json: bool,
@@ -288,6 +292,7 @@ fn fill_command(
         max_time: std::time::Duration::from_secs_f64(max_time.clamp(0.1, 3600.0)),
         seed,
         try_hard,
+        strict,
     };
     let cancel = std::sync::atomic::AtomicBool::new(false);
     let result = fill(&index, &grid, &options, &cancel, &mut |_| {});

@@ -31,11 +31,13 @@ pub struct FillOptions {
     pub seed: Option<u64>,
     /// Keep searching until `max_time` even when the search looks hopeless.
     pub try_hard: bool,
+    /// Never go below `min_score` (benchmarks and "only clean fills" callers).
+    pub strict: bool,
 }
 
 impl Default for FillOptions {
     fn default() -> FillOptions {
-        FillOptions { min_score: 40, max_time: Duration::from_secs(25), seed: None, try_hard: false }
+        FillOptions { min_score: 40, max_time: Duration::from_secs(25), seed: None, try_hard: false, strict: false }
     }
 }
 
@@ -124,7 +126,7 @@ pub fn fill(
 
     // Quality first: a share of the time at the goal, the rest with every entry.
     let mut levels = vec![options.min_score];
-    if options.min_score > 0 {
+    if options.min_score > 0 && !options.strict {
         levels.push(0);
     }
     let mut best: Option<Vec<Option<u32>>> = None;
@@ -278,8 +280,10 @@ fn intersects(bits: &[u64], set: &Postings<'_>) -> bool {
 /// Scanning a domain beats posting operations below this many candidates.
 const SCAN_LIMIT: u32 = 512;
 
-struct Var {
+struct Var<'a> {
     len: usize,
+    /// The index's cell ids of this length's entries (row-major by rank).
+    entries: &'a [u16],
     cells: Vec<usize>,
     /// (position in this slot, other var, position in the other) for each crossing.
     crossings: Vec<(usize, usize, usize)>,
@@ -288,7 +292,7 @@ struct Var {
 /// One search at one quality level.
 struct Problem<'a> {
     index: &'a Index,
-    vars: Vec<Var>,
+    vars: Vec<Var<'a>>,
     domains: Vec<Bits>,
     counts: Vec<u32>,
     assigned: Vec<Option<u32>>,
@@ -306,6 +310,11 @@ struct Problem<'a> {
     last_improvement: Instant,
     total_slots: usize,
     prefilled_slots: usize,
+    /// Reused buffers (no allocation per search node).
+    queued: Vec<bool>,
+    scratch: Vec<u64>,
+    /// Failure weights per slot (dom/wdeg variable ordering); kept across restarts.
+    weights: Vec<u64>,
 }
 
 impl<'a> Problem<'a> {
@@ -322,7 +331,12 @@ impl<'a> Problem<'a> {
                         taken.push(at);
                     }
                 }
-                None => vars.push(Var { len: slot.len, cells: slot.cells.clone(), crossings: Vec::new() }),
+                None => vars.push(Var {
+                    len: slot.len,
+                    entries: index.cells_of_length(slot.len),
+                    cells: slot.cells.clone(),
+                    crossings: Vec::new(),
+                }),
             }
         }
         // Crossings between variables.
@@ -391,6 +405,9 @@ impl<'a> Problem<'a> {
             last_improvement: Instant::now(),
             total_slots: slots.len(),
             prefilled_slots,
+            queued: Vec::new(),
+            scratch: Vec::new(),
+            weights: vec![1; n],
         }
     }
 
@@ -413,15 +430,15 @@ impl<'a> Problem<'a> {
         }
     }
 
-    /// The cells `v` can still put at position `p`.
-    fn support(&self, v: usize, p: usize) -> Vec<u64> {
+    /// The cells `v` can still put at position `p`, into `set`.
+    fn support(&self, v: usize, p: usize, set: &mut Vec<u64>) {
         let var = &self.vars[v];
-        let mut set = vec![0u64; self.cell_count.div_ceil(64).max(1)];
+        set.clear();
+        set.resize(self.cell_count.div_ceil(64).max(1), 0);
         if self.counts[v] <= SCAN_LIMIT || self.cell_count > 64 {
             for r in ones(&self.domains[v]) {
-                if let Some(cells) = self.index.entry_cells(var.len, r) {
-                    let c = cells[p] as usize;
-                    set[c / 64] |= 1 << (c % 64);
+                if let Some(&c) = var.entries.get(r as usize * var.len + p) {
+                    set[c as usize / 64] |= 1 << (c % 64);
                 }
             }
         } else {
@@ -431,24 +448,42 @@ impl<'a> Problem<'a> {
                 }
             }
         }
-        set
     }
 
     /// Removes from `v`'s domain the entries whose cell at `p` is not in `allowed`.
     fn revise(&mut self, v: usize, p: usize, allowed: &[u64]) -> bool {
         let len = self.vars[v].len;
+        let entries = self.vars[v].entries;
         let index = self.index;
         let in_allowed = |c: u16| allowed[c as usize / 64] >> (c % 64) & 1 == 1;
         if self.counts[v] <= SCAN_LIMIT || self.cell_count > 64 {
-            let doomed: Vec<u32> = ones(&self.domains[v])
-                .filter(|&r| index.entry_cells(len, r).is_some_and(|cells| !in_allowed(cells[p])))
-                .collect();
-            if doomed.is_empty() {
-                return false;
+            // Word by word: compute the kept bits, and save the domain only if it changes.
+            let mut changed = false;
+            for w in 0..self.domains[v].len() {
+                let word = self.domains[v][w];
+                if word == 0 {
+                    continue;
+                }
+                let mut keep = word;
+                let mut bits = word;
+                while bits != 0 {
+                    let b = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let r = w * 64 + b as usize;
+                    if entries.get(r * len + p).is_none_or(|&c| !in_allowed(c)) {
+                        keep &= !(1 << b);
+                    }
+                }
+                if keep != word {
+                    if !changed {
+                        self.save(v);
+                        changed = true;
+                    }
+                    self.domains[v][w] = keep;
+                }
             }
-            self.save(v);
-            for r in doomed {
-                clear(&mut self.domains[v], r);
+            if !changed {
+                return false;
             }
         } else {
             let mut changed = false;
@@ -471,21 +506,29 @@ impl<'a> Problem<'a> {
 
     /// AC-3 from the vars in `queue`; false on a wipe-out.
     fn propagate(&mut self, mut queue: Vec<usize>) -> bool {
-        let mut queued = vec![false; self.vars.len()];
+        let mut queued = std::mem::take(&mut self.queued);
+        queued.clear();
+        queued.resize(self.vars.len(), false);
         for &v in &queue {
             queued[v] = true;
         }
-        while let Some(v) = queue.pop() {
+        let mut allowed = std::mem::take(&mut self.scratch);
+        let mut ok = true;
+        'queue: while let Some(v) = queue.pop() {
             queued[v] = false;
             for k in 0..self.vars[v].crossings.len() {
                 let (p, w, q) = self.vars[v].crossings[k];
                 if self.assigned[w].is_some() && self.assigned[v].is_some() {
                     continue;
                 }
-                let allowed = self.support(v, p);
+                self.support(v, p, &mut allowed);
                 if self.revise(w, q, &allowed) {
                     if self.counts[w] == 0 {
-                        return false;
+                        // dom/wdeg: slots that fail often are tackled earlier next time.
+                        self.weights[w] += 1;
+                        self.weights[v] += 1;
+                        ok = false;
+                        break 'queue;
                     }
                     if !queued[w] {
                         queued[w] = true;
@@ -494,7 +537,9 @@ impl<'a> Problem<'a> {
                 }
             }
         }
-        true
+        self.queued = queued;
+        self.scratch = allowed;
+        ok
     }
 
     fn undo_to(&mut self, mark: usize) {
@@ -523,6 +568,7 @@ impl<'a> Problem<'a> {
                 clear(&mut self.domains[u], rank);
                 self.counts[u] -= 1;
                 if self.counts[u] == 0 {
+                    self.weights[u] += 1;
                     return false;
                 }
                 queue.push(u);
@@ -532,13 +578,15 @@ impl<'a> Problem<'a> {
     }
 
     fn pick(&mut self) -> Option<usize> {
-        let mut best: Option<(u32, usize, u64, usize)> = None;
+        let mut best: Option<(u64, usize, u64, usize)> = None;
         for v in 0..self.vars.len() {
             if self.assigned[v].is_some() {
                 continue;
             }
             let tie = if self.restarts > 0 { self.random() } else { 0 };
-            let key = (self.counts[v], usize::MAX - self.vars[v].len, tie, v);
+            // Fewest candidates per unit of failure weight (dom/wdeg), then the longest slot.
+            let ratio = ((self.counts[v] as u64) << 16) / self.weights[v];
+            let key = (ratio, usize::MAX - self.vars[v].len, tie, v);
             if best.is_none_or(|b| key < b) {
                 best = Some(key);
             }

@@ -342,6 +342,11 @@ impl Index {
         Some(Hit { word, score: *self.scores_of_length(len).get(rank as usize)? })
     }
 
+    /// The cell ids of every entry of length `len`, row-major by rank (`len` ids per entry).
+    pub fn cells_of_length(&self, len: usize) -> &[u16] {
+        self.groups.get(len).map_or(&[][..], |g| self.view(g.cells.clone()))
+    }
+
     /// The cell ids of the entry of length `len` at `rank`.
     pub fn entry_cells(&self, len: usize, rank: u32) -> Option<&[u16]> {
         let g = self.groups.get(len)?;
