@@ -14,6 +14,8 @@
 //! The `crossword` binary (`src/main.rs`) is a thin command-line adapter over these.
 
 #![deny(unsafe_code)]
+// The OpenAPI document is one large `json!` literal.
+#![recursion_limit = "512"]
 #![warn(missing_docs)]
 
 pub mod admin;

@@ -53,6 +53,7 @@ pub fn state(options: &ServeOptions, bound: SocketAddr) -> anyhow::Result<Arc<Ap
         base_url,
         admin_secret: ensure_secret(&options.data_dir)?,
         auth_cache: Default::default(),
+        solver: Arc::new(api::fill::SolverPool::new(options.config.limits.solver_threads)),
     }))
 }
 

@@ -8,6 +8,7 @@
 pub mod admin;
 pub mod context;
 pub mod error;
+pub mod fill;
 mod meta;
 pub mod metrics;
 pub mod openapi;
@@ -59,6 +60,8 @@ pub struct AppState {
     /// process while it runs (the admin endpoint), which clears the cache, so a revocation or a
     /// plan change takes effect on the next request.
     pub auth_cache: parking_lot::RwLock<ahash::AHashMap<String, Caller>>,
+    /// Solver concurrency caps and live fill sessions.
+    pub solver: Arc<fill::SolverPool>,
 }
 
 /// An authenticated caller.
@@ -169,6 +172,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/languages", get(meta::languages))
         .route("/api/v1/words", get(words::search))
         .route("/api/v1/words/scores", post(words::scores))
+        .route("/api/v1/fill", post(fill::fill_handler))
+        .route("/api/v1/fill/cancel", post(fill::cancel_handler))
+        .route("/api/v1/fill/improve", post(fill::improve_handler))
         .route("/metrics", get(metrics::render))
         .merge(admin::routes())
         .fallback(not_found)

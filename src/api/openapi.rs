@@ -9,8 +9,15 @@ use super::error::Code;
 use crate::lang::{Language, PORTUGUESE_ALIAS};
 
 /// Every documented operation: (method, path under `/api/v1`).
-pub const OPERATIONS: &[(&str, &str)] =
-    &[("get", "/status"), ("get", "/languages"), ("get", "/words"), ("post", "/words/scores")];
+pub const OPERATIONS: &[(&str, &str)] = &[
+    ("get", "/status"),
+    ("get", "/languages"),
+    ("get", "/words"),
+    ("post", "/words/scores"),
+    ("post", "/fill"),
+    ("post", "/fill/cancel"),
+    ("post", "/fill/improve"),
+];
 
 fn problem(description: &str, codes: &[Code]) -> Value {
     let names: Vec<&str> = codes.iter().map(|c| c.info().name).collect();
@@ -47,6 +54,36 @@ fn read_errors(body: bool) -> Value {
     });
     if body {
         r["413"] = problem("The body is larger than 1 MB (`field` is `body`).", &[Code::ValidationError]);
+    }
+    r
+}
+
+fn solve_errors(quota: bool) -> Value {
+    let mut r = json!({
+        "400": problem("Invalid input (`field` names it; for a grid `detail`, `row` and `col` name the first bad cell), or an unknown language.", &[Code::ValidationError, Code::LanguageUnavailable]),
+        "401": problem("Missing, malformed, unknown or revoked key.", &[Code::Unauthorized]),
+        "403": problem("The key lacks the `solve` scope, or the grid is larger than the plan allows.", &[Code::ForbiddenScope, Code::GridSizeLocked]),
+        "413": problem("The body is larger than 1 MB.", &[Code::ValidationError]),
+        "429": with_headers(problem("The account's request window is full, its monthly fills are used up, or the solver is busy (two fills per account; nothing queued or charged).", &[Code::RateLimited, Code::FillQuotaReached, Code::SolverBusy]), json!({
+            "Retry-After": { "$ref": "#/components/headers/RetryAfterOptional" },
+            "X-Fill-Quota-Remaining": { "$ref": "#/components/headers/FillQuotaRemainingOptional" }
+        })),
+        "502": problem("The solver failed; nothing was charged.", &[Code::UpstreamUnavailable]),
+        "503": problem("The language's index cannot be loaded now, or storage is unavailable.", &[Code::LanguageUnavailable, Code::UpstreamUnavailable])
+    });
+    if !quota {
+        if let Some(o) = r.as_object_mut() {
+            o.remove("403");
+            o.remove("502");
+            o.insert("403".into(), problem("The key lacks the `solve` scope.", &[Code::ForbiddenScope]));
+            o.insert(
+                "429".into(),
+                with_headers(
+                    problem("The account's request window is full.", &[Code::RateLimited]),
+                    json!({ "Retry-After": { "$ref": "#/components/headers/RetryAfterOptional" } }),
+                ),
+            );
+        }
     }
     r
 }
@@ -128,6 +165,46 @@ pub fn document(base_url: &str) -> Value {
                     "content": { "application/json": { "schema": { "$ref": "#/components/schemas/WordList" } } }
                 }}), read_errors(false))
             }},
+            "/fill": { "post": {
+                "operationId": "fillGrid", "summary": "Fill a grid",
+                "description": "Scope `solve`. Returns 200 whether or not the grid is solved: complete when `slotsFilled` equals `slotsTotal`; a best partial fill when no complete one was found in time; `reason` only when no cell was filled. Consumes one monthly fill even when nothing is found. With `Accept: text/event-stream` the response is a stream of `data:` frames: `session`, zero or more `progress`, then `complete` or `error`. A client that disconnects cancels its fill. Also counts against the account's one-minute request window.",
+                "parameters": [{ "name": "Accept", "in": "header", "required": false, "schema": { "type": "string", "enum": ["application/json", "text/event-stream"], "default": "application/json" } }],
+                "requestBody": { "required": true, "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/FillRequest" },
+                    "examples": { "mini": { "value": { "grid": ["c....", ".....", ".....", ".....", "....."], "min_score": 40, "max_time": 5 } } }
+                } } },
+                "responses": merge(json!({ "200": {
+                    "description": "The fill result (JSON) or the event stream.",
+                    "headers": merge(rate_headers(true), json!({
+                        "X-Fill-Session-Id": { "$ref": "#/components/headers/FillSessionId" },
+                        "X-Fill-Quota-Remaining": { "$ref": "#/components/headers/FillQuotaRemaining" }
+                    })),
+                    "content": {
+                        "application/json": { "schema": { "$ref": "#/components/schemas/FillResult" } },
+                        "text/event-stream": { "schema": { "type": "string", "description": "`data: {json}` frames; see the FillEvent schema." } }
+                    }
+                }}), solve_errors(true))
+            }},
+            "/fill/cancel": { "post": {
+                "operationId": "cancelFill", "summary": "Stop a fill",
+                "description": "Scope `solve`. Accepts `session_id` or `sessionId`. A finished, unknown or other account's id returns 200 with `cancelled: false` and changes nothing.",
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CancelRequest" } } } },
+                "responses": merge(json!({ "200": {
+                    "description": "Whether a running fill was stopped.",
+                    "headers": rate_headers(true),
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CancelResult" } } }
+                }}), solve_errors(false))
+            }},
+            "/fill/improve": { "post": {
+                "operationId": "improveFill", "summary": "Replace weak entries",
+                "description": "Scope `solve`. Black cells, `locked` cells and entries unknown to the word list (the caller's own content) never change; many words may change at once. `improved: false` means the fill was already clean or its weak entries cannot be changed (then `grid` is absent). Counts as one monthly fill.",
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ImproveRequest" } } } },
+                "responses": merge(json!({ "200": {
+                    "description": "The clean-up result.",
+                    "headers": merge(rate_headers(true), json!({ "X-Fill-Quota-Remaining": { "$ref": "#/components/headers/FillQuotaRemaining" } })),
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ImproveResult" } } }
+                }}), solve_errors(true))
+            }},
             "/words/scores": { "post": {
                 "operationId": "scoreWords", "summary": "Scores of known words",
                 "description": "Scope `read`. Unknown words are omitted (not scored 0); keys are the normalized words.",
@@ -153,7 +230,11 @@ pub fn document(base_url: &str) -> Value {
                 "RateLimitLimitOptional": { "description": "Requests allowed in the one-minute window (-1: no limit).", "schema": { "type": "integer" } },
                 "RateLimitRemainingOptional": { "description": "Requests left in the window (-1: no limit).", "schema": { "type": "integer" } },
                 "RetryAfter": { "required": true, "description": "Seconds until a retry can succeed.", "schema": { "type": "integer", "minimum": 1 } },
-                "RequestId": { "description": "Identifies the request in the service's logs.", "schema": { "type": "string" } }
+                "RequestId": { "description": "Identifies the request in the service's logs.", "schema": { "type": "string" } },
+                "RetryAfterOptional": { "description": "Seconds until a retry can succeed (present on RATE_LIMITED and SOLVER_BUSY).", "schema": { "type": "integer", "minimum": 1 } },
+                "FillSessionId": { "required": true, "description": "The fill's cancel handle.", "schema": { "type": "string" } },
+                "FillQuotaRemaining": { "required": true, "description": "Fills left this month after this one (-1: no limit).", "schema": { "type": "integer" } },
+                "FillQuotaRemainingOptional": { "description": "Fills left this month (-1: no limit).", "schema": { "type": "integer" } }
             },
             "schemas": {
                 "Problem": {
@@ -174,7 +255,9 @@ pub fn document(base_url: &str) -> Value {
                         "tier": { "type": "string", "enum": ["free", "starter", "partner", "patron"] },
                         "upgradeUrl": { "type": "string" },
                         "contact": { "type": "string" },
-                        "queued": { "type": "integer" }
+                        "queued": { "type": "integer" },
+                        "row": { "type": "integer", "description": "VALIDATION_ERROR on a grid: row of the first bad cell." },
+                        "col": { "type": "integer", "description": "VALIDATION_ERROR on a grid: column of the first bad cell." }
                     }
                 },
                 "WordEntry": {
@@ -198,6 +281,83 @@ pub fn document(base_url: &str) -> Value {
                 "Scores": {
                     "type": "object", "required": ["scores"],
                     "properties": { "scores": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0, "maximum": 100 } } }
+                },
+                "Grid": {
+                    "type": "array", "minItems": 3, "maxItems": 23,
+                    "description": "Rows, top first: `.` empty, `#` block, any other character a fixed letter (counted as user-perceived characters; normalized for the language). Square: as many cells per row as rows.",
+                    "items": { "type": "string" }
+                },
+                "Rough": {
+                    "type": "object", "required": ["word", "score", "row", "col", "number", "direction"],
+                    "properties": {
+                        "word": { "type": "string" }, "score": { "type": "integer" }, "row": { "type": "integer" }, "col": { "type": "integer" },
+                        "number": { "type": "integer" }, "direction": { "type": "string", "enum": ["across", "down"] }
+                    }
+                },
+                "Quality": {
+                    "type": "object", "required": ["scored", "rough"],
+                    "description": "`scored` counts complete entries known to the word list; entries it does not know are the caller's content and are not scored.",
+                    "properties": { "scored": { "type": "integer" }, "rough": { "type": "array", "items": { "$ref": "#/components/schemas/Rough" } } }
+                },
+                "FillRequest": {
+                    "type": "object", "required": ["grid"],
+                    "properties": {
+                        "grid": { "$ref": "#/components/schemas/Grid" },
+                        "min_score": { "type": "integer", "minimum": 0, "maximum": 1000, "default": 40, "description": "Quality goal; the solver may go lower on hard grids (see quality.rough)." },
+                        "max_time": { "type": "number", "minimum": 1, "maximum": 30, "default": 25 },
+                        "language": { "type": "string", "enum": codes, "default": "en" },
+                        "try_hard_grid": { "type": "boolean", "default": false },
+                        "seed": { "type": "integer", "minimum": 0, "description": "Extension: variety on demand; the same seed gives the same fill. Without it fills are deterministic." }
+                    }
+                },
+                "FillResult": {
+                    "type": "object", "required": ["grid", "slotsFilled", "slotsTotal", "quality"],
+                    "properties": {
+                        "grid": { "type": "array", "items": { "type": "string" } },
+                        "slotsFilled": { "type": "integer" }, "slotsTotal": { "type": "integer" },
+                        "quality": { "$ref": "#/components/schemas/Quality" },
+                        "reason": { "type": "string", "enum": ["too_difficult", "no_solution", "cancelled"] },
+                        "sessionId": { "type": "string" }
+                    }
+                },
+                "FillEvent": {
+                    "type": "object", "required": ["type"],
+                    "description": "One `data:` frame of the stream. `progress.fill` maps `row,col` to a letter; a later progress event may show fewer cells (the solver backed up). `error.reason` is too_difficult, no_solution, cancelled or upstream_unavailable.",
+                    "properties": {
+                        "type": { "type": "string", "enum": ["session", "progress", "complete", "error"] },
+                        "sessionId": { "type": "string" }, "filled": { "type": "integer" }, "total": { "type": "integer" },
+                        "fill": { "type": "object", "additionalProperties": { "type": "string" } },
+                        "grid": { "type": "array", "items": { "type": "string" } }, "slotsFilled": { "type": "integer" }, "slotsTotal": { "type": "integer" },
+                        "quality": { "$ref": "#/components/schemas/Quality" }, "reason": { "type": "string" }
+                    }
+                },
+                "CancelRequest": {
+                    "type": "object",
+                    "properties": {
+                        "session_id": { "type": "string", "minLength": 1, "maxLength": 128 },
+                        "sessionId": { "type": "string", "minLength": 1, "maxLength": 128, "description": "Accepted spelling of `session_id`." }
+                    }
+                },
+                "CancelResult": {
+                    "type": "object", "required": ["cancelled", "sessionId"],
+                    "properties": { "cancelled": { "type": "boolean" }, "sessionId": { "type": "string" } }
+                },
+                "ImproveRequest": {
+                    "type": "object", "required": ["grid"],
+                    "properties": {
+                        "grid": { "$ref": "#/components/schemas/Grid" },
+                        "locked": { "type": "array", "maxItems": 529, "items": { "type": "string", "pattern": "^[0-9]+,[0-9]+$" }, "description": "Cells `row,col` (zero-based) that must not change." },
+                        "language": { "type": "string", "enum": codes, "default": "en" },
+                        "max_time": { "type": "number", "minimum": 1, "maximum": 30, "default": 25 }
+                    }
+                },
+                "ImproveResult": {
+                    "type": "object", "required": ["improved", "quality"],
+                    "properties": {
+                        "improved": { "type": "boolean" }, "replaced": { "type": "integer" },
+                        "grid": { "type": "array", "items": { "type": "string" } },
+                        "quality": { "$ref": "#/components/schemas/Quality" }
+                    }
                 },
                 "LanguageState": {
                     "type": "object", "required": ["available", "loaded"],

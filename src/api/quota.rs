@@ -131,6 +131,7 @@ mod tests {
             base_url: "http://svc".into(),
             admin_secret: String::new(),
             auth_cache: Default::default(),
+            solver: Arc::new(crate::api::fill::SolverPool::new(1)),
         };
         (dir, state, Caller { account, key })
     }

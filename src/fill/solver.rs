@@ -684,6 +684,12 @@ impl<'a> Problem<'a> {
         if self.root_failed || !self.propagate((0..self.vars.len()).collect()) {
             return Outcome::Impossible;
         }
+        if cancel.load(Ordering::Relaxed) {
+            return Outcome::Cancelled;
+        }
+        if Instant::now() >= level_deadline {
+            return Outcome::TimedOut;
+        }
         // Root propagation is permanent for this level.
         self.trail.clear();
         self.saved_at.iter_mut().for_each(|s| *s = u32::MAX);

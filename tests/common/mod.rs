@@ -20,9 +20,24 @@ pub fn fixture_indexes(dir: &Path, codes: &[&str]) {
         let language = Language::from_code(code).unwrap();
         let mut w = IndexWriter::new(language);
         let entries: &[(&str, u8)] = match *code {
-            "en" => {
-                &[("cat", 84), ("cut", 93), ("cot", 52), ("dog", 80), ("ice cream", 60), ("crème", 70), ("zebra", 40)]
-            }
+            "en" => &[
+                ("cat", 84),
+                ("cut", 93),
+                ("cot", 52),
+                ("dog", 80),
+                ("ice cream", 60),
+                ("crème", 70),
+                ("zebra", 40),
+                // A 3x3 square (rows CAB ODE WET, columns COW ADE BET) and a better last row/column.
+                ("cab", 60),
+                ("ode", 60),
+                ("wet", 20),
+                ("cow", 60),
+                ("ade", 60),
+                ("bet", 20),
+                ("wen", 70),
+                ("ben", 70),
+            ],
             "ru" => &[("луна", 90), ("лина", 60)],
             "pt" => &[("coração", 80), ("casa", 90)],
             _ => &[],
@@ -30,7 +45,92 @@ pub fn fixture_indexes(dir: &Path, codes: &[&str]) {
         for (t, s) in entries {
             w.insert(&language.normalize(t).unwrap(), *s).unwrap();
         }
+        if *code == "it" {
+            // A list that keeps the solver busy on an open 9x9 grid (long fills for the tests).
+            for word in busy_words() {
+                w.insert(&word, 50).unwrap();
+            }
+        }
         w.write_to(&dir.join(format!("{code}.cwi"))).unwrap();
+    }
+}
+
+/// 3000 random nine-letter strings over A-D: no pruning at the root, a long search.
+pub fn busy_words() -> Vec<String> {
+    let mut rng = 0x1234_5678_9abc_def0u64;
+    (0..3000)
+        .map(|_| {
+            (0..9)
+                .map(|_| {
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    (b'A' + (rng % 4) as u8) as char
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// An open 9x9 grid as JSON rows.
+pub fn open9() -> String {
+    serde_json::to_string(&vec![".........".to_owned(); 9]).unwrap()
+}
+
+/// A live `text/event-stream` response read frame by frame.
+pub struct EventStream {
+    stream: TcpStream,
+    buffer: String,
+    pub head: String,
+}
+
+impl EventStream {
+    /// Opens a streaming POST.
+    pub fn open(addr: SocketAddr, path: &str, headers: &[(&str, &str)], body: &str) -> EventStream {
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut head = format!("POST {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+        for (k, v) in headers {
+            head.push_str(&format!("{k}: {v}\r\n"));
+        }
+        head.push_str("\r\n");
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(body.as_bytes()).unwrap();
+        let mut s = EventStream { stream, buffer: String::new(), head: String::new() };
+        while !s.buffer.contains("\r\n\r\n") {
+            s.fill();
+        }
+        let (h, rest) = s.buffer.split_once("\r\n\r\n").unwrap();
+        s.head = h.to_owned();
+        s.buffer = rest.to_owned();
+        s
+    }
+
+    fn fill(&mut self) -> bool {
+        let mut chunk = [0u8; 8192];
+        match self.stream.read(&mut chunk) {
+            Ok(0) | Err(_) => false,
+            Ok(n) => {
+                self.buffer.push_str(&String::from_utf8_lossy(&chunk[..n]));
+                true
+            }
+        }
+    }
+
+    /// The next `data:` event as JSON, or None when the stream ends.
+    pub fn next_event(&mut self) -> Option<Value> {
+        loop {
+            if let Some(start) = self.buffer.find("data: ") {
+                if let Some(end) = self.buffer[start..].find("\n\n") {
+                    let json = self.buffer[start + 6..start + end].to_owned();
+                    self.buffer = self.buffer[start + end + 2..].to_owned();
+                    return Some(serde_json::from_str(&json).unwrap());
+                }
+            }
+            if !self.fill() {
+                return None;
+            }
+        }
     }
 }
 
