@@ -138,6 +138,16 @@ fn busy_solver_cancel_and_disconnect() {
     let r = s.post("/api/v1/fill", &h, &format!(r#"{{"grid":{SQUARE},"language":"it","max_time":1}}"#));
     r.problem(429, "SOLVER_BUSY");
     assert!(r.header("retry-after").is_some());
+    // Word searches stay fast while both solves run.
+    let started = Instant::now();
+    for _ in 0..20 {
+        assert_eq!(s.get("/api/v1/words?pattern=AB_&lang=it", &h).status, 200);
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "20 searches took {:?} while the solver was busy",
+        started.elapsed()
+    );
     // Progress arrives while searching.
     let progress = first.next_event().unwrap();
     assert_eq!(progress["type"], "progress", "{progress}");

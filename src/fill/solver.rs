@@ -339,14 +339,15 @@ impl<'a> Problem<'a> {
                 }),
             }
         }
-        // Crossings between variables.
-        let mut by_cell: ahash::AHashMap<usize, Vec<(usize, usize)>> = ahash::AHashMap::new();
+        // Crossings between variables, in cell order: the search must not depend on hashing
+        // (the same grid and seed give the same fill in every process).
+        let mut by_cell: Vec<Vec<(usize, usize)>> = vec![Vec::new(); grid.size() * grid.size()];
         for (v, var) in vars.iter().enumerate() {
             for (p, &cell) in var.cells.iter().enumerate() {
-                by_cell.entry(cell).or_default().push((v, p));
+                by_cell[cell].push((v, p));
             }
         }
-        for users in by_cell.values() {
+        for users in &by_cell {
             if let [(a, pa), (b, pb)] = users[..] {
                 vars[a].crossings.push((pa, b, pb));
                 vars[b].crossings.push((pb, a, pa));
