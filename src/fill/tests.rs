@@ -61,7 +61,7 @@ fn square_words(rows: [&str; 3]) -> Vec<String> {
         .collect();
     let mut out: Vec<String> = cells.iter().map(|r| r.concat()).collect();
     for c in 0..3 {
-        out.push((0..3).map(|r| cells[r][c].as_str()).collect());
+        out.push(cells.iter().map(|row| row[c].as_str()).collect());
     }
     out
 }
@@ -214,7 +214,7 @@ fn other_alphabets_fill_with_their_own_cells() {
         assert!(cells.iter().all(|r| r.len() == 3), "{code}: each fixture row must be three cells");
         let mut words: Vec<String> = normalized.clone();
         for c in 0..3 {
-            words.push((0..3).map(|r| cells[r][c]).collect());
+            words.push(cells.iter().map(|row| row[c]).collect());
         }
         let list: Vec<(&str, u8)> = words.iter().map(|w| (w.as_str(), 60)).collect();
         let (_d, index) = index_of(code, &list);
