@@ -181,7 +181,16 @@ pub fn document(base_url: &str) -> Value {
                     })),
                     "content": {
                         "application/json": { "schema": { "$ref": "#/components/schemas/FillResult" } },
-                        "text/event-stream": { "schema": { "type": "string", "description": "`data: {json}` frames; see the FillEvent schema." } }
+                        "text/event-stream": { "schema": {
+                            "type": "object", "required": ["data"],
+                            "description": "One server-sent event: a `data:` line holding a FillEvent as JSON (no `event:` name, so clients see `message`).",
+                            "properties": {
+                                "data": { "type": "string", "contentMediaType": "application/json", "contentSchema": { "$ref": "#/components/schemas/FillEvent" } },
+                                "event": { "type": "string" },
+                                "id": { "type": "string" },
+                                "retry": { "type": "integer" }
+                            }
+                        } }
                     }
                 }}), solve_errors(true))
             }},
@@ -198,7 +207,10 @@ pub fn document(base_url: &str) -> Value {
             "/fill/improve": { "post": {
                 "operationId": "improveFill", "summary": "Replace weak entries",
                 "description": "Scope `solve`. Black cells, `locked` cells and entries unknown to the word list (the caller's own content) never change; many words may change at once. `improved: false` means the fill was already clean or its weak entries cannot be changed (then `grid` is absent). Counts as one monthly fill.",
-                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ImproveRequest" } } } },
+                "requestBody": { "required": true, "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/ImproveRequest" },
+                    "examples": { "weak": { "value": { "grid": ["CAB", "ODE", "WET"], "locked": ["0,0"], "max_time": 2 } } }
+                } } },
                 "responses": merge(json!({ "200": {
                     "description": "The clean-up result.",
                     "headers": merge(rate_headers(true), json!({ "X-Fill-Quota-Remaining": { "$ref": "#/components/headers/FillQuotaRemaining" } })),
