@@ -166,7 +166,8 @@ fn send(mut stream: TcpStream, addr: SocketAddr, secret: &str, command: &AdminCo
     Ok(value)
 }
 
-fn dechunk(body: &str) -> String {
+/// Decodes an HTTP/1.1 chunked body (the loopback client and the tests read raw responses).
+pub fn dechunk(body: &str) -> String {
     let mut out = String::new();
     let mut rest = body;
     while let Some((size, after)) = rest.split_once("\r\n") {

@@ -23,7 +23,7 @@ use serde_json::{json, Map, Value};
 
 use super::error::{ApiError, ApiResult, Code};
 use super::words::{index_of, json_object, language, opt_str, read_body};
-use super::{quota, with_allowance, AppState, Caller};
+use super::{metered, quota, AppState, Caller};
 use crate::fill::{self, FillOptions, Grid, GridError, Progress};
 use crate::store::{Counter, Scope};
 
@@ -200,17 +200,9 @@ fn quota_header(response: &mut Response, remaining: i64) {
 /// POST /fill.
 pub async fn fill_handler(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Body) -> Response {
     let body = read_body(body).await;
-    let caller = match state.authorize(&headers, Scope::Solve) {
-        Ok(c) => c,
-        Err(e) => return e.into_response(),
-    };
-    let allowance = match state.count_read(&caller) {
-        Ok(a) => a,
-        Err(e) => return e.into_response(),
-    };
     let stream =
         headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("text/event-stream"));
-    with_allowance(allowance, fill_inner(&state, caller, body, stream).await)
+    metered(&state, &headers, Scope::Solve, |caller| fill_inner(&state, caller, body, stream)).await
 }
 
 async fn fill_inner(
@@ -337,15 +329,8 @@ fn stream_fill(
 /// POST /fill/cancel.
 pub async fn cancel_handler(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Body) -> Response {
     let body = read_body(body).await;
-    let caller = match state.authorize(&headers, Scope::Solve) {
-        Ok(c) => c,
-        Err(e) => return e.into_response(),
-    };
-    let allowance = match state.count_read(&caller) {
-        Ok(a) => a,
-        Err(e) => return e.into_response(),
-    };
-    let result = (|| -> ApiResult<Value> {
+    let pool = state.solver.clone();
+    metered(&state, &headers, Scope::Solve, |caller| async move {
         let body = json_object(&body?)?;
         let field = if body.contains_key("session_id") { "session_id" } else { "sessionId" };
         let id = match body.get(field) {
@@ -355,24 +340,16 @@ pub async fn cancel_handler(State(state): State<Arc<AppState>>, headers: HeaderM
             }
             None => return Err(ApiError::validation("session_id", "`session_id` is required")),
         };
-        let cancelled = state.solver.cancel(&caller.account.id, &id);
-        Ok(json!({ "cancelled": cancelled, "sessionId": id }))
-    })();
-    with_allowance(allowance, result.map(axum::Json))
+        let cancelled = pool.cancel(&caller.account.id, &id);
+        Ok(axum::Json(json!({ "cancelled": cancelled, "sessionId": id })))
+    })
+    .await
 }
 
 /// POST /fill/improve.
 pub async fn improve_handler(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Body) -> Response {
     let body = read_body(body).await;
-    let caller = match state.authorize(&headers, Scope::Solve) {
-        Ok(c) => c,
-        Err(e) => return e.into_response(),
-    };
-    let allowance = match state.count_read(&caller) {
-        Ok(a) => a,
-        Err(e) => return e.into_response(),
-    };
-    with_allowance(allowance, improve_inner(&state, caller, body).await)
+    metered(&state, &headers, Scope::Solve, |caller| improve_inner(&state, caller, body)).await
 }
 
 async fn improve_inner(state: &Arc<AppState>, caller: Caller, body: ApiResult<Bytes>) -> ApiResult<Response> {

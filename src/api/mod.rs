@@ -152,6 +152,25 @@ pub fn internal(e: crate::store::StoreError) -> ApiError {
         .status(axum::http::StatusCode::SERVICE_UNAVAILABLE)
 }
 
+/// The common shape of a keyed operation: authenticate with `scope`, count the request in the
+/// account's one-minute window, run `inner`, and add the window headers to whatever it returns.
+pub async fn metered<F, Fut, T>(state: &AppState, headers: &HeaderMap, scope: Scope, inner: F) -> Response
+where
+    F: FnOnce(Caller) -> Fut,
+    Fut: std::future::Future<Output = ApiResult<T>>,
+    T: IntoResponse,
+{
+    let caller = match state.authorize(headers, scope) {
+        Ok(c) => c,
+        Err(e) => return e.into_response(),
+    };
+    let allowance = match state.count_read(&caller) {
+        Ok(a) => a,
+        Err(e) => return e.into_response(),
+    };
+    with_allowance(allowance, inner(caller).await)
+}
+
 /// Adds the read window headers to a response (success or failure).
 pub fn with_allowance(allowance: Allowance, response: impl IntoResponse) -> Response {
     let mut response = response.into_response();

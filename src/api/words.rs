@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::error::{ApiError, ApiResult, Code};
-use super::{with_allowance, AppState, MAX_BODY};
+use super::{metered, AppState, MAX_BODY};
 use crate::index::{Index, LoadError, PatternError};
 use crate::lang::Language;
 use crate::store::Scope;
@@ -72,15 +72,7 @@ fn str_param<'p>(params: &'p [(String, String)], name: &str) -> Option<&'p str> 
 
 /// GET /words: the best entries matching a pattern.
 pub async fn search(State(state): State<Arc<AppState>>, headers: HeaderMap, RawQuery(query): RawQuery) -> Response {
-    let caller = match state.authorize(&headers, Scope::Read) {
-        Ok(c) => c,
-        Err(e) => return e.into_response(),
-    };
-    let allowance = match state.count_read(&caller) {
-        Ok(a) => a,
-        Err(e) => return e.into_response(),
-    };
-    with_allowance(allowance, search_inner(&state, query.as_deref().unwrap_or("")).await)
+    metered(&state, &headers, Scope::Read, |_| search_inner(&state, query.as_deref().unwrap_or(""))).await
 }
 
 async fn search_inner(state: &Arc<AppState>, query: &str) -> ApiResult<Response> {
@@ -153,15 +145,7 @@ pub fn opt_str<'a>(body: &'a Map<String, Value>, field: &str) -> ApiResult<Optio
 /// POST /words/scores: scores of known words.
 pub async fn scores(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Body) -> Response {
     let body = read_body(body).await;
-    let caller = match state.authorize(&headers, Scope::Read) {
-        Ok(c) => c,
-        Err(e) => return e.into_response(),
-    };
-    let allowance = match state.count_read(&caller) {
-        Ok(a) => a,
-        Err(e) => return e.into_response(),
-    };
-    with_allowance(allowance, scores_inner(&state, body).await)
+    metered(&state, &headers, Scope::Read, |_| scores_inner(&state, body)).await
 }
 
 async fn scores_inner(state: &Arc<AppState>, body: ApiResult<axum::body::Bytes>) -> ApiResult<Json<Value>> {
