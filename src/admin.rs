@@ -121,21 +121,28 @@ fn running_server(data_dir: &Path) -> Option<SocketAddr> {
 
 /// Runs a command: through the running server if there is one, else on the database directly.
 pub fn run(data_dir: &Path, command: AdminCommand) -> anyhow::Result<Value> {
-    if let Some(addr) = running_server(data_dir) {
-        if let Ok(stream) = TcpStream::connect_timeout(&addr, Duration::from_secs(2)) {
-            return send(stream, addr, &std::fs::read_to_string(data_dir.join(SECRET_FILE))?, &command);
+    std::fs::create_dir_all(data_dir)?;
+    // A server that is starting holds the database before it announces itself in server.json:
+    // while the database is locked, look for the server again for a few seconds.
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(addr) = running_server(data_dir) {
+            if let Ok(stream) = TcpStream::connect_timeout(&addr, Duration::from_secs(2)) {
+                return send(stream, addr, &std::fs::read_to_string(data_dir.join(SECRET_FILE))?, &command);
+            }
+        }
+        match RedbStore::open(&data_dir.join(DATABASE_FILE)) {
+            Ok(store) => return Ok(execute(&store, command)?),
+            Err(StoreError::Locked) if started.elapsed() < Duration::from_secs(5) => {
+                std::thread::sleep(Duration::from_millis(50))
+            }
+            Err(StoreError::Locked) => anyhow::bail!(
+                "the database is held by a running server whose admin endpoint could not be reached (see {})",
+                PathBuf::from(data_dir).join(SERVER_FILE).display()
+            ),
+            Err(e) => return Err(e.into()),
         }
     }
-    std::fs::create_dir_all(data_dir)?;
-    let store = match RedbStore::open(&data_dir.join(DATABASE_FILE)) {
-        Ok(s) => s,
-        Err(StoreError::Locked) => anyhow::bail!(
-            "the database is held by a running server whose admin endpoint could not be reached (see {})",
-            PathBuf::from(data_dir).join(SERVER_FILE).display()
-        ),
-        Err(e) => return Err(e.into()),
-    };
-    Ok(execute(&store, command)?)
 }
 
 /// One HTTP/1.1 request to the loopback admin endpoint.

@@ -241,7 +241,8 @@ impl Server {
         let child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let started = Instant::now();
-        while TcpStream::connect(addr).is_err() {
+        // Ready once it accepts connections and has announced itself to the admin command.
+        while TcpStream::connect(addr).is_err() || !data_dir.join("server.json").is_file() {
             assert!(started.elapsed() < Duration::from_secs(20), "server did not start");
             std::thread::sleep(Duration::from_millis(20));
         }
