@@ -136,11 +136,11 @@ pub fn fill(
         let last = i + 1 == levels.len();
         let level_deadline = if last { deadline } else { started + options.max_time.mul_f64(0.6) };
         let mut problem = Problem::new(index, grid, &slots, level, options.seed.unwrap_or(0));
-        let outcome = problem.solve(level_deadline, deadline, options.try_hard, cancel, on_progress, started);
+        let outcome = problem.solve(level_deadline, options.try_hard, cancel, on_progress);
         stats.nodes += problem.nodes;
         stats.restarts += problem.restarts;
         stats.min_score_used = level;
-        let improved = best.as_ref().is_none_or(|b| problem.count_assigned(&problem.best) > count(b));
+        let improved = best.as_ref().is_none_or(|b| count(&problem.best) > count(b));
         match outcome {
             Outcome::Solved => {
                 best = Some(problem.best.clone());
@@ -419,10 +419,6 @@ impl<'a> Problem<'a> {
         self.rng
     }
 
-    fn count_assigned(&self, a: &[Option<u32>]) -> usize {
-        count(a)
-    }
-
     /// Saves a domain before its first change at the current level.
     fn save(&mut self, v: usize) {
         if self.saved_at[v] != self.level {
@@ -595,14 +591,12 @@ impl<'a> Problem<'a> {
         best.map(|b| b.3)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn dfs(
         &mut self,
         budget: &mut u64,
         level_deadline: Instant,
         cancel: &AtomicBool,
         on_progress: &mut dyn FnMut(&Progress),
-        started: Instant,
         stagnation: Option<Duration>,
     ) -> Dfs {
         let Some(v) = self.pick() else { return Dfs::Solved };
@@ -637,7 +631,6 @@ impl<'a> Problem<'a> {
                     self.last_progress = now;
                     on_progress(&self.progress());
                 }
-                let _ = started;
             }
             if *budget == 0 {
                 return Dfs::Budget;
@@ -650,7 +643,7 @@ impl<'a> Problem<'a> {
                     self.best = self.assigned.clone();
                     self.last_improvement = Instant::now();
                 }
-                match self.dfs(budget, level_deadline, cancel, on_progress, started, stagnation) {
+                match self.dfs(budget, level_deadline, cancel, on_progress, stagnation) {
                     Dfs::Solved => return Dfs::Solved,
                     Dfs::Exhausted => {}
                     Dfs::Budget => cut = true,
@@ -675,13 +668,10 @@ impl<'a> Problem<'a> {
     fn solve(
         &mut self,
         level_deadline: Instant,
-        deadline: Instant,
         try_hard: bool,
         cancel: &AtomicBool,
         on_progress: &mut dyn FnMut(&Progress),
-        started: Instant,
     ) -> Outcome {
-        let _ = deadline;
         if self.root_failed || !self.propagate((0..self.vars.len()).collect()) {
             return Outcome::Impossible;
         }
@@ -700,7 +690,7 @@ impl<'a> Problem<'a> {
         loop {
             let mut budget = budget_size;
             self.last_improvement = Instant::now();
-            match self.dfs(&mut budget, level_deadline, cancel, on_progress, started, stagnation) {
+            match self.dfs(&mut budget, level_deadline, cancel, on_progress, stagnation) {
                 Dfs::Solved => {
                     self.best = self.assigned.clone();
                     return Outcome::Solved;
