@@ -9,7 +9,8 @@
 //!
 //! Around them, the service: [`config`] (plans and limits), [`store`] (durable state in redb),
 //! [`keys`] (API keys), [`api`] (the HTTP adapter), [`server`] (serving and shutdown) and
-//! [`admin`] (account and key administration).
+//! [`admin`] (account and key administration), and [`wordlist`] (constructors' `WORD;SCORE`
+//! lists, read by `indexbuild` and `crossword fill --wordlist`).
 //!
 //! The `crossword` binary (`src/main.rs`) is a thin command-line adapter over these.
 
@@ -28,3 +29,4 @@ pub mod lang;
 pub mod mapped;
 pub mod server;
 pub mod store;
+pub mod wordlist;

@@ -269,14 +269,11 @@ fn fill_command(
     let index = match wordlist {
         Some(path) => {
             // Build a temporary index from the list (scores as given, 0-100).
-            let list = std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let list = crossword::wordlist::read(&path, language, 100.0, 50)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
             let mut writer = IndexWriter::new(language);
-            for line in list.lines() {
-                let (word, score) = line.rsplit_once(';').unwrap_or((line, "50"));
-                let Ok(score) = score.trim().parse::<f32>() else { continue };
-                if let Ok(n) = language.normalize(word) {
-                    let _ = writer.insert(&n, score.clamp(0.0, 100.0) as u8);
-                }
+            for w in &list.words {
+                let _ = writer.insert(&w.word, w.score);
             }
             let dir = tempfile_dir()?;
             let path = dir.join("list.cwi");
@@ -297,7 +294,9 @@ fn fill_command(
     let cancel = std::sync::atomic::AtomicBool::new(false);
     let result = fill(&index, &grid, &options, &cancel, &mut |_| {});
     let mean = {
-        let scores: Vec<u32> = crossword::fill::Grid::slots(&result.grid, language.spec().min_slot_length as usize)
+        let scores: Vec<u32> = result
+            .grid
+            .slots(language.spec().min_slot_length as usize)
             .iter()
             .filter_map(|s| result.grid.slot_text(s))
             .filter_map(|t| index.score(&t).map(u32::from))

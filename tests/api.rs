@@ -195,7 +195,7 @@ fn status_languages_and_documents() {
 
     let doc = s.get("/nowhere", &[]).problem(404, "NOT_FOUND");
     assert_eq!(doc["instance"], "/nowhere");
-    s.post("/api/v1/status", &[], "").problem(404, "NOT_FOUND").to_string();
+    s.post("/api/v1/status", &[], "").problem(404, "NOT_FOUND");
 
     let errors = s.get("/api/v1/errors", &[]);
     assert!(errors.header("content-type").unwrap().starts_with("text/html"));

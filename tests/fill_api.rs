@@ -127,7 +127,7 @@ fn events_arrive_in_order() {
 #[test]
 fn busy_solver_cancel_and_disconnect() {
     let s = Server::start(&["it"], None);
-    let (account, key) = s.account_with_key("starter", "");
+    let (_, key) = s.account_with_key("starter", "");
     let h = [("X-Api-Key", key.as_str())];
     let body = format!(r#"{{"grid":{},"language":"it","max_time":30}}"#, open9());
     let mut first = EventStream::open(s.addr, "/api/v1/fill", &h, &body);
@@ -181,7 +181,6 @@ fn busy_solver_cancel_and_disconnect() {
     // Unknown and finished ids change nothing.
     let r = s.post("/api/v1/fill/cancel", &h, &format!(r#"{{"session_id":"{id1}"}}"#)).json();
     assert_eq!(r["cancelled"], false);
-    let _ = account;
     for (body, field) in
         [(r#"{}"#, "session_id"), (r#"{"session_id":""}"#, "session_id"), (r#"{"sessionId":7}"#, "sessionId")]
     {

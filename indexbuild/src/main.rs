@@ -12,7 +12,6 @@ mod score;
 mod sources;
 #[cfg(test)]
 mod tests;
-mod wordlist;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -172,7 +171,8 @@ fn build(args: BuildArgs) -> Result<()> {
         let mut user_list_entries = 0;
         if let Some(path) = &args.wordlist {
             bar.set_message(format!("{}: reading {}", language.code(), path.display()));
-            let parsed = wordlist::read(path, language, args.wordlist_scale, args.wordlist_default_score)?;
+            let parsed = crossword::wordlist::read(path, language, args.wordlist_scale, args.wordlist_default_score)
+                .with_context(|| format!("reading {}", path.display()))?;
             for w in &parsed.words {
                 if writer.set(&w.word, w.score).is_ok() {
                     user_list_entries += 1;

@@ -22,7 +22,8 @@ use parking_lot::Mutex;
 use serde_json::{json, Map, Value};
 
 use super::error::{ApiError, ApiResult, Code};
-use super::words::{index_of, json_object, language, opt_str, read_body};
+use super::input::{json_object, opt_bool, opt_int, opt_number, opt_str, read_body};
+use super::words::{index_of, language};
 use super::{metered, quota, AppState, Caller};
 use crate::fill::{self, FillOptions, Grid, GridError, Progress};
 use crate::store::{Counter, Scope};
@@ -101,37 +102,6 @@ impl Drop for Ticket {
                 counts.remove(&self.account_id);
             }
         }
-    }
-}
-
-/// A bool field.
-fn opt_bool(body: &Map<String, Value>, field: &str) -> ApiResult<Option<bool>> {
-    match body.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(_) => Err(ApiError::validation(field, format!("`{field}` must be true or false"))),
-    }
-}
-
-/// An integer field within bounds.
-fn opt_int(body: &Map<String, Value>, field: &str, min: i64, max: i64) -> ApiResult<Option<i64>> {
-    match body.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => match v.as_i64() {
-            Some(n) if (min..=max).contains(&n) => Ok(Some(n)),
-            _ => Err(ApiError::validation(field, format!("`{field}` must be an integer from {min} to {max}"))),
-        },
-    }
-}
-
-/// A number field within bounds.
-fn opt_number(body: &Map<String, Value>, field: &str, min: f64, max: f64) -> ApiResult<Option<f64>> {
-    match body.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => match v.as_f64() {
-            Some(n) if n.is_finite() && (min..=max).contains(&n) => Ok(Some(n)),
-            _ => Err(ApiError::validation(field, format!("`{field}` must be a number from {min} to {max}"))),
-        },
     }
 }
 

@@ -9,6 +9,7 @@ pub mod admin;
 pub mod context;
 pub mod error;
 pub mod fill;
+mod input;
 mod meta;
 pub mod metrics;
 pub mod openapi;

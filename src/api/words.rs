@@ -12,7 +12,8 @@ use serde_json::{json, Map, Value};
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::error::{ApiError, ApiResult, Code};
-use super::{metered, AppState, MAX_BODY};
+use super::input::{json_object, opt_str, read_body};
+use super::{metered, AppState};
 use crate::index::{Index, LoadError, PatternError};
 use crate::lang::Language;
 use crate::store::Scope;
@@ -111,35 +112,6 @@ struct WordList<'a> {
 struct WordEntry<'a> {
     word: &'a str,
     score: u8,
-}
-
-/// Reads a request body of at most [`MAX_BODY`] bytes. Handlers read the body before anything
-/// else: answering with input still unread makes the connection close with a reset, which can
-/// destroy the response on its way.
-pub async fn read_body(body: Body) -> ApiResult<axum::body::Bytes> {
-    axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| {
-        ApiError::validation("body", format!("the request body is larger than {MAX_BODY} bytes"))
-            .status(StatusCode::PAYLOAD_TOO_LARGE)
-    })
-}
-
-/// Parses a body as a JSON object.
-pub fn json_object(bytes: &[u8]) -> ApiResult<Map<String, Value>> {
-    let value: Value = serde_json::from_slice(bytes)
-        .map_err(|e| ApiError::validation("body", format!("the body is not valid JSON: {e}")))?;
-    match value {
-        Value::Object(map) => Ok(map),
-        _ => Err(ApiError::validation("body", "the body must be a JSON object")),
-    }
-}
-
-/// An optional string field.
-pub fn opt_str<'a>(body: &'a Map<String, Value>, field: &str) -> ApiResult<Option<&'a str>> {
-    match body.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(ApiError::validation(field, format!("`{field}` must be a string"))),
-    }
 }
 
 /// POST /words/scores: scores of known words.

@@ -3,8 +3,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
-use crossword::lang::Language;
+use crate::lang::Language;
 
 /// One accepted line of a user list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,8 +26,8 @@ pub struct Parsed {
 /// Reads a `WORD;SCORE` list. Scores are mapped from `0..=scale_max` to `0..=100`; a line with
 /// no score gets `default_score` (already on the 0-100 scale). Blank lines and `#` comments are
 /// skipped; the file may be UTF-8 or Latin-1.
-pub fn read(path: &Path, language: Language, scale_max: f32, default_score: u8) -> Result<Parsed> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+pub fn read(path: &Path, language: Language, scale_max: f32, default_score: u8) -> std::io::Result<Parsed> {
+    let bytes = std::fs::read(path)?;
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
