@@ -3,6 +3,8 @@
 //! The engines are plain synchronous Rust with no HTTP in them:
 //!
 //! * [`lang`]: the 24 puzzle languages and how text becomes grid cells;
+//! * [`clues`]: the clue collection (memory-mapped base plus database additions), answer-leak
+//!   checks, clue generators and their proof tokens;
 //! * [`index`]: the memory-mapped word index (pattern search, scores) and the manager that
 //!   loads and evicts languages on demand;
 //! * [`mapped`]: the one module allowed to use `unsafe` (memory maps and zero-copy views).
@@ -21,6 +23,7 @@
 
 pub mod admin;
 pub mod api;
+pub mod clues;
 pub mod config;
 pub mod fill;
 pub mod index;

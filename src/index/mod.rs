@@ -49,7 +49,7 @@ pub enum OpenError {
     Corrupt(String),
 }
 
-fn corrupt<T>(what: impl Into<String>) -> Result<T, OpenError> {
+pub(crate) fn corrupt<T>(what: impl Into<String>) -> Result<T, OpenError> {
     Err(OpenError::Corrupt(what.into()))
 }
 
@@ -529,7 +529,7 @@ fn intersect_bitsets(sets: &[&[u64]], cutoff: u32, limit: usize, out: &mut Vec<u
 }
 
 /// `offset..offset + len` if it lies within `body` and starts 8-byte aligned.
-fn checked_range(offset: u64, len: u64, body: usize) -> Result<Range<usize>, OpenError> {
+pub(crate) fn checked_range(offset: u64, len: u64, body: usize) -> Result<Range<usize>, OpenError> {
     let end = offset.checked_add(len).filter(|&e| e <= body as u64);
     match end {
         Some(end) if offset % ALIGN as u64 == 0 => Ok(offset as usize..end as usize),
@@ -537,7 +537,7 @@ fn checked_range(offset: u64, len: u64, body: usize) -> Result<Range<usize>, Ope
     }
 }
 
-fn cast<T: Pod>(bytes: &[u8], range: Range<usize>) -> Result<&[T], OpenError> {
+pub(crate) fn cast<T: Pod>(bytes: &[u8], range: Range<usize>) -> Result<&[T], OpenError> {
     let slice = bytes.get(range).ok_or_else(|| OpenError::Corrupt("range out of bounds".into()))?;
     bytemuck::try_cast_slice(slice).map_err(|e| OpenError::Corrupt(format!("bad array: {e:?}")))
 }

@@ -290,26 +290,26 @@ impl IndexWriter {
 }
 
 /// A section table row for bytes already written, with their checksum.
-fn section_entry(out: &Out, kind: u32, offset: u64, len: u64) -> SectionEntry {
+pub(crate) fn section_entry(out: &Out, kind: u32, offset: u64, len: u64) -> SectionEntry {
     let bytes = &out.bytes[offset as usize..(offset + len) as usize];
     SectionEntry { kind, reserved: 0, offset, len, checksum: xxhash_rust::xxh3::xxh3_64(bytes) }
 }
 
 /// An append-only byte buffer that keeps every array 8-byte aligned.
 #[derive(Default)]
-struct Out {
-    bytes: Vec<u8>,
+pub(crate) struct Out {
+    pub(crate) bytes: Vec<u8>,
 }
 
 impl Out {
-    fn align(&mut self) -> usize {
+    pub(crate) fn align(&mut self) -> usize {
         let padded = self.bytes.len().next_multiple_of(ALIGN);
         self.bytes.resize(padded, 0);
         padded
     }
 
     /// Appends an aligned array and returns its offset.
-    fn put<T: Pod>(&mut self, items: &[T]) -> u64 {
+    pub(crate) fn put<T: Pod>(&mut self, items: &[T]) -> u64 {
         let at = self.align();
         self.bytes.extend_from_slice(bytemuck::cast_slice(items));
         at as u64
