@@ -100,6 +100,26 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the clues of an answer from the clue collection (best first).
+    Clues {
+        /// The answer (normalized like any answer: case, accents, spaces).
+        word: String,
+        /// Language code.
+        #[arg(long, default_value = "en")]
+        lang: String,
+        /// At most this many clues.
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+        /// Also print the built-in generator's clues (`--generate N`).
+        #[arg(long)]
+        generate: Option<usize>,
+        /// Directory holding the index and clue files.
+        #[arg(long, env = "CROSSWORD_INDEX_DIR", default_value = "./indexes")]
+        index_dir: PathBuf,
+        /// Print JSON (`{"clues":[...]}`) instead of lines.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -238,6 +258,32 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     if writeln!(out, "{}\t{}", w.word, w.score).is_err() {
                         break; // the reader went away (`| head`)
                     }
+                }
+            }
+            Ok(())
+        }
+        Command::Clues { word, lang, limit, generate, index_dir, json } => {
+            let language =
+                Language::from_code(&lang).ok_or_else(|| anyhow::anyhow!("unknown language code {lang:?}"))?;
+            let answer = language.normalize(&word).map_err(|c| anyhow::anyhow!("{word:?}: {c}"))?;
+            let manager = IndexManager::new(index_dir, u64::MAX);
+            let base = manager.clues(language)?;
+            let clues = crossword::clues::collect(language, &answer, base.as_deref(), &[], limit);
+            let generated = match generate {
+                Some(count) => crossword::clues::generate::generate(
+                    &crossword::clues::generate::BuiltinGenerator,
+                    &crossword::clues::generate::GenerateRequest { language, answer: &answer, count, base: base.as_deref() },
+                )?,
+                None => Vec::new(),
+            };
+            if json {
+                println!("{}", serde_json::json!({ "word": answer, "clues": clues, "generated": generated }));
+            } else {
+                for c in &clues {
+                    println!("{}\t{}", c.source.as_str(), c.text);
+                }
+                for g in &generated {
+                    println!("builtin\t{g}");
                 }
             }
             Ok(())

@@ -152,7 +152,7 @@ fn load_spellers(
     let mut out = Vec::new();
     for [pkg, dic, enc] in recipe.hunspell.iter().chain(&recipe.hunspell_also) {
         bar.set_message(format!("{code}: loading {pkg}"));
-        let root = cache.get(&Recipes::hunspell_package(pkg))?.join("root");
+        let root = cache.get(&Recipes::apt_package(pkg))?.join("root");
         out.push(hunspell::Speller::load(&root.join(dic), enc)?);
     }
     Ok(out)

@@ -6,6 +6,7 @@
 //! zstd-compressed (`CODE.cwi.zst`, what is distributed).
 
 mod assemble;
+mod clues;
 mod fetch;
 mod recipes;
 mod score;
@@ -39,6 +40,29 @@ enum Command {
     Build(BuildArgs),
     /// Only fetch the corpus packages into the cache.
     Fetch(CommonArgs),
+    /// Work on built clue collections.
+    #[command(subcommand)]
+    Clues(CluesCommand),
+}
+
+#[derive(Subcommand)]
+enum CluesCommand {
+    /// Add published clues from a TSV file (`answer<TAB>clue<TAB>count`, UTF-8, `#` comments)
+    /// to a language's clue collection. The file is also kept in `OUT/published/` so later
+    /// builds apply it again.
+    Import {
+        /// The language of the clues.
+        #[arg(long = "lang")]
+        lang: String,
+        /// The TSV file.
+        file: PathBuf,
+        /// The index folder holding `CODE.cwc`.
+        #[arg(long, default_value = "indexes")]
+        out: PathBuf,
+        /// zstd level of the distributed file.
+        #[arg(long, default_value_t = 12)]
+        zstd_level: i32,
+    },
 }
 
 #[derive(clap::Args)]
@@ -87,6 +111,9 @@ struct BuildArgs {
     /// zstd level of the distributed files.
     #[arg(long, default_value_t = 12)]
     zstd_level: i32,
+    /// Do not build the clue collections.
+    #[arg(long)]
+    no_clues: bool,
 }
 
 fn main() {
@@ -132,6 +159,7 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Build(args) => build(args),
+        Command::Clues(CluesCommand::Import { lang, file, out, zstd_level }) => import_clues(&lang, &file, &out, zstd_level),
     }
 }
 
@@ -154,7 +182,9 @@ fn build(args: BuildArgs) -> Result<()> {
     let recipes = recipes::Recipes::load(&args.common.corpus.join("recipes.toml"))?;
     let cache = fetch::Cache::new(args.common.cache.clone().unwrap_or_else(|| args.common.corpus.join(".cache")));
     std::fs::create_dir_all(&args.out)?;
+    let templates = clues::load_templates(&args.common.corpus)?;
     let mut reports = Vec::new();
+    let mut coverage = Vec::new();
     for language in langs {
         let started = Instant::now();
         let bar = ProgressBar::new(0).with_style(
@@ -205,6 +235,12 @@ fn build(args: BuildArgs) -> Result<()> {
         }
         std::fs::rename(&tmp, &packed)?;
         let compressed_bytes = std::fs::metadata(&packed)?.len();
+        if !args.no_clues {
+            bar.set_message(format!("{}: clues", language.code()));
+            let recipe = recipes.language.get(language.code()).with_context(|| format!("no recipe for {}", language.code()))?;
+            let c = clues::build(language, recipe, &recipes, &cache, &templates, &writer, &args.out, args.zstd_level)?;
+            coverage.push(c);
+        }
         bar.finish_and_clear();
         let report = Report {
             language: language.code(),
@@ -220,6 +256,65 @@ fn build(args: BuildArgs) -> Result<()> {
     print_summary(&reports);
     let json = serde_json::to_string_pretty(&reports)?;
     std::fs::write(args.out.join("build-report.json"), json)?;
+    if !coverage.is_empty() {
+        print_coverage(&coverage);
+        std::fs::write(args.out.join("clue-coverage.json"), serde_json::to_string_pretty(&coverage)?)?;
+    }
+    Ok(())
+}
+
+fn print_coverage(rows: &[clues::Coverage]) {
+    println!("\n| lang | top entries | with a clue | share | clues per entry | answers with clues | clues | material | zstd MB |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for c in rows {
+        println!(
+            "| {} | {} | {} | {:.1}% | {:.2} | {} | {} | {} | {:.1} |",
+            c.language,
+            c.top_entries,
+            c.covered,
+            c.share(),
+            c.clues_per_entry,
+            c.collection.answers_with_clues,
+            c.collection.clues,
+            c.collection.material,
+            c.compressed_bytes as f64 / 1e6
+        );
+    }
+}
+
+/// `indexbuild clues import`: merges a published-clue TSV into the language's clue file.
+fn import_clues(code: &str, file: &std::path::Path, out: &std::path::Path, zstd_level: i32) -> Result<()> {
+    let language = Language::from_code(code).with_context(|| format!("unknown language code {code:?}"))?;
+    let plain = out.join(format!("{}.cwc", language.code()));
+    let mut writer = if plain.is_file() {
+        let base = crossword::clues::ClueBase::open(&plain, language, crossword::index::Verify::Checksum)
+            .with_context(|| format!("reading {}", plain.display()))?;
+        crossword::clues::ClueWriter::from_base(&base)
+    } else {
+        crossword::clues::ClueWriter::new(language)
+    };
+    // Check the whole file before anything is written.
+    let stats = clues::import_tsv(&mut writer, file)?;
+    let kept = clues::published_path(out, language);
+    std::fs::create_dir_all(kept.parent().unwrap_or(out))?;
+    let mut all = std::fs::read_to_string(&kept).unwrap_or_default();
+    if !all.is_empty() && !all.ends_with('\n') {
+        all.push('\n');
+    }
+    all.push_str(&std::fs::read_to_string(file)?);
+    let tmp = kept.with_extension("tsv.tmp");
+    std::fs::write(&tmp, all)?;
+    let written = clues::write(&writer, out, zstd_level)?;
+    std::fs::rename(&tmp, &kept)?;
+    println!(
+        "{}: {} clues added, {} repeats (counts added up), {} refused (bad answer, empty or over 150 characters, or giving the answer away); collection now {} clues for {} answers",
+        language.code(),
+        stats.added,
+        stats.repeats,
+        stats.refused,
+        written.clues,
+        written.answers_with_clues
+    );
     Ok(())
 }
 

@@ -40,6 +40,8 @@ pub struct LanguageRecipe {
     pub hunspell_also: Option<[String; 3]>,
     /// Ignore frequency-list words below this Zipf value.
     pub min_zipf: Option<f32>,
+    /// MyThes thesaurus for synonym clues: apt package, `.dat` path inside it.
+    pub thesaurus: Option<[String; 2]>,
     /// Extra sources (`wordnet`, `ipadic`, `hanja`, `jieba`).
     #[serde(default)]
     pub extra: Vec<String>,
@@ -52,8 +54,8 @@ impl Recipes {
         toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))
     }
 
-    /// The apt package of a hunspell filter.
-    pub fn hunspell_package(name: &str) -> Package {
+    /// An apt package by name (Hunspell filters, thesauri).
+    pub fn apt_package(name: &str) -> Package {
         Package { client: "apt".into(), name: name.into(), version: None }
     }
 
@@ -62,7 +64,10 @@ impl Recipes {
         let r = self.language.get(code).with_context(|| format!("no recipe for language {code}"))?;
         let mut out = vec![self.named("wordfreq")?];
         for [pkg, _, _] in r.hunspell.iter().chain(&r.hunspell_also) {
-            out.push(Recipes::hunspell_package(pkg));
+            out.push(Recipes::apt_package(pkg));
+        }
+        if let Some([pkg, _]) = &r.thesaurus {
+            out.push(Recipes::apt_package(pkg));
         }
         for extra in &r.extra {
             match extra.as_str() {

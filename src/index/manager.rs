@@ -11,12 +11,17 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use parking_lot::{Mutex, RwLock};
 
 use super::{Index, OpenError, PatternError, Verify};
+use crate::clues::ClueBase;
 use crate::lang::Language;
+
+/// How often a mapped clue file is compared with the one on disk (so an
+/// `indexbuild clues import` reaches a running server without a restart).
+const CLUE_RECHECK: Duration = Duration::from_secs(1);
 
 /// Why a language's index is not usable.
 #[derive(Debug, thiserror::Error)]
@@ -63,8 +68,27 @@ pub struct LanguageStatus {
 struct Slot {
     language: Language,
     index: RwLock<Option<Arc<Index>>>,
+    clues: RwLock<Option<MappedClues>>,
     loading: Mutex<()>,
     last_used: AtomicU64,
+}
+
+/// A mapped clue file, the file state it was loaded from, and when that was last compared.
+struct MappedClues {
+    base: Arc<ClueBase>,
+    stamp: FileStamp,
+    checked: Instant,
+}
+
+/// Length and modification times of `CODE.cwc` and `CODE.cwc.zst`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileStamp(Option<(u64, SystemTime)>, Option<SystemTime>);
+
+impl FileStamp {
+    fn of(plain: &Path, packed: &Path) -> FileStamp {
+        let stat = |p: &Path| p.metadata().ok().and_then(|m| Some((m.len(), m.modified().ok()?)));
+        FileStamp(stat(plain), stat(packed).map(|(_, t)| t))
+    }
 }
 
 /// Loads language indexes on demand and keeps the mapped total under a budget.
@@ -85,6 +109,7 @@ impl IndexManager {
             .map(|language| Slot {
                 language,
                 index: RwLock::new(None),
+                clues: RwLock::new(None),
                 loading: Mutex::new(()),
                 last_used: AtomicU64::new(0),
             })
@@ -137,9 +162,26 @@ impl IndexManager {
             .collect()
     }
 
-    /// Total bytes mapped right now.
+    /// Path of the mapped clue file of `language`.
+    pub fn clues_path(&self, language: Language) -> PathBuf {
+        self.dir.join(format!("{}.cwc", language.code()))
+    }
+
+    /// Path of the compressed clue file of `language`.
+    pub fn compressed_clues_path(&self, language: Language) -> PathBuf {
+        self.dir.join(format!("{}.cwc.zst", language.code()))
+    }
+
+    /// Total bytes mapped right now (word indexes and clue collections).
     pub fn mapped_bytes(&self) -> u64 {
-        self.slots.iter().filter_map(|s| s.index.read().as_ref().map(|i| i.mapped_bytes() as u64)).sum()
+        self.slots
+            .iter()
+            .map(|s| {
+                let index = s.index.read().as_ref().map_or(0, |i| i.mapped_bytes() as u64);
+                let clues = s.clues.read().as_ref().map_or(0, |c| c.base.mapped_bytes() as u64);
+                index + clues
+            })
+            .sum()
     }
 
     /// Number of loads so far and their total time.
@@ -204,9 +246,56 @@ impl IndexManager {
         Ok(self.get(language)?.scores(words))
     }
 
-    /// Drops a language's mapping (it reloads on next use).
+    /// The clue collection of `language`, loading it if needed; `None` when the index
+    /// directory has no clue file for it. A file replaced on disk (a clue import) is noticed
+    /// within a second and mapped afresh; lookups in flight keep the old mapping.
+    pub fn clues(&self, language: Language) -> Result<Option<Arc<ClueBase>>, LoadError> {
+        let slot = self.slot(language);
+        slot.last_used.store(self.clock.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
+        if let Some(c) = slot.clues.read().as_ref() {
+            if c.checked.elapsed() < CLUE_RECHECK {
+                return Ok(Some(c.base.clone()));
+            }
+        }
+        let (plain, packed) = (self.clues_path(language), self.compressed_clues_path(language));
+        let stamp = FileStamp::of(&plain, &packed);
+        if let Some(c) = slot.clues.write().as_mut() {
+            if c.stamp == stamp {
+                c.checked = Instant::now();
+                return Ok(Some(c.base.clone()));
+            }
+        }
+        let _loading = slot.loading.lock();
+        if stamp.0.is_none() && stamp.1.is_none() {
+            slot.clues.write().take();
+            return Ok(None);
+        }
+        let code = language.code();
+        let fail = |e: OpenError| LoadError::Failed(code, e);
+        let stale = match (&stamp.0, stamp.1) {
+            (None, _) => true,
+            (Some((_, p)), Some(z)) => z > *p,
+            (Some(_), None) => false,
+        };
+        if stale {
+            install_compressed(&packed, &plain, |tmp| ClueBase::open(tmp, language, Verify::Checksum).map(drop))
+                .map_err(fail)?;
+        }
+        let started = Instant::now();
+        let base = Arc::new(ClueBase::open(&plain, language, Verify::Structure).map_err(fail)?);
+        self.loads.fetch_add(1, Ordering::Relaxed);
+        self.load_nanos.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        let stamp = FileStamp::of(&plain, &packed);
+        *slot.clues.write() = Some(MappedClues { base: base.clone(), stamp, checked: Instant::now() });
+        self.evict_over_budget(language);
+        Ok(Some(base))
+    }
+
+    /// Drops a language's mappings (they reload on next use).
     pub fn evict(&self, language: Language) {
-        self.slot(language).index.write().take();
+        let slot = self.slot(language);
+        slot.index.write().take();
+        slot.clues.write().take();
     }
 
     fn evict_over_budget(&self, keep: Language) {
@@ -214,11 +303,12 @@ impl IndexManager {
             let victim = self
                 .slots
                 .iter()
-                .filter(|s| s.language != keep && s.index.read().is_some())
+                .filter(|s| s.language != keep && (s.index.read().is_some() || s.clues.read().is_some()))
                 .min_by_key(|s| s.last_used.load(Ordering::Relaxed));
             match victim {
                 Some(s) => {
                     s.index.write().take();
+                    s.clues.write().take();
                 }
                 None => break,
             }
@@ -241,22 +331,28 @@ impl IndexManager {
         };
         if stale {
             // Checksummed while installing; the open below only re-checks the structure.
-            install_compressed(&packed, &plain, language).map_err(fail)?;
+            install_compressed(&packed, &plain, |tmp| Index::open(tmp, language, Verify::Checksum).map(drop))
+                .map_err(fail)?;
         }
         Index::open(&plain, language, Verify::Structure).map_err(fail)
     }
 }
 
-/// Decompresses `packed` next to `plain`, verifies it, and renames it into place.
-pub(crate) fn install_compressed(packed: &Path, plain: &Path, language: Language) -> Result<(), OpenError> {
-    let tmp = plain.with_extension(format!("cwi.tmp{}", std::process::id()));
+/// Decompresses `packed` next to `plain`, checks it with `verify`, and renames it into place.
+pub(crate) fn install_compressed(
+    packed: &Path,
+    plain: &Path,
+    verify: impl Fn(&Path) -> Result<(), OpenError>,
+) -> Result<(), OpenError> {
+    let name = plain.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = plain.with_file_name(format!("{name}.tmp{}", std::process::id()));
     let result = (|| {
         let input = std::fs::File::open(packed)?;
         let mut output = std::fs::File::create(&tmp)?;
         zstd::stream::copy_decode(input, &mut output)?;
         output.sync_all()?;
         drop(output);
-        Index::open(&tmp, language, Verify::Checksum)?;
+        verify(&tmp)?;
         std::fs::rename(&tmp, plain)?;
         Ok(())
     })();

@@ -5,6 +5,7 @@ pub mod hunspell;
 pub mod ipadic;
 pub mod jieba;
 pub mod msgpack;
+pub mod mythes;
 pub mod wordfreq;
 pub mod wordnet;
 
