@@ -15,7 +15,15 @@
 //! open_per_minute = 120        # per-IP limit of GET /status and GET /languages
 //! index_memory_mb = 1024       # mapped index budget before least-recently-used eviction
 //! public_base_url = "https://crosswords.example.org"   # used in links (upgradeUrl, ...)
+//!
+//! [clue_generator]             # optional: POST /clues/generate asks this model server
+//! url = "http://127.0.0.1:8081/v1"   # OpenAI-compatible; plain http (posts to URL/chat/completions)
+//! model = "llama3.1"
+//! api_key = "..."              # optional, sent as a Bearer token
+//! timeout_secs = 20
 //! ```
+//!
+//! Without `[clue_generator]`, generated clues come from the built-in offline generator.
 //!
 //! A limit of -1 means "no limit". Every field is optional; unknown fields are an error, so a
 //! typo does not silently leave a default in force.
@@ -140,6 +148,8 @@ pub struct Config {
     plans: [PlanLimits; 4],
     /// Operational limits.
     pub limits: Limits,
+    /// The model server for generated clues, when one is configured.
+    pub clue_generator: Option<crate::clues::generate::ChatCompletionsConfig>,
 }
 
 #[derive(Deserialize)]
@@ -149,11 +159,13 @@ struct ConfigFile {
     tiers: std::collections::BTreeMap<String, PlanOverrides>,
     #[serde(default)]
     limits: Limits,
+    #[serde(default)]
+    clue_generator: Option<crate::clues::generate::ChatCompletionsConfig>,
 }
 
 impl Default for Config {
     fn default() -> Config {
-        Config { plans: Tier::ALL.map(PlanLimits::contract), limits: Limits::default() }
+        Config { plans: Tier::ALL.map(PlanLimits::contract), limits: Limits::default(), clue_generator: None }
     }
 }
 
@@ -161,7 +173,11 @@ impl Config {
     /// Parses a TOML configuration; absent fields keep their defaults.
     pub fn from_toml(text: &str) -> anyhow::Result<Config> {
         let file: ConfigFile = toml::from_str(text)?;
-        let mut config = Config { limits: file.limits, ..Config::default() };
+        if let Some(g) = &file.clue_generator {
+            crate::clues::generate::ChatCompletionsGenerator::new(g.clone())
+                .map_err(|e| anyhow::anyhow!("[clue_generator] {e}"))?;
+        }
+        let mut config = Config { limits: file.limits, clue_generator: file.clue_generator, ..Config::default() };
         for (name, o) in file.tiers {
             let tier = Tier::parse(&name).ok_or_else(|| anyhow::anyhow!("unknown tier [tiers.{name}]"))?;
             let plan = &mut config.plans[tier as usize];

@@ -272,7 +272,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let generated = match generate {
                 Some(count) => crossword::clues::generate::generate(
                     &crossword::clues::generate::BuiltinGenerator,
-                    &crossword::clues::generate::GenerateRequest { language, answer: &answer, count, base: base.as_deref() },
+                    &crossword::clues::generate::GenerateRequest {
+                        language,
+                        answer: &answer,
+                        count,
+                        base: base.as_deref(),
+                    },
                 )?,
                 None => Vec::new(),
             };

@@ -54,6 +54,14 @@ pub fn state(options: &ServeOptions, bound: SocketAddr) -> anyhow::Result<Arc<Ap
         admin_secret: ensure_secret(&options.data_dir)?,
         auth_cache: Default::default(),
         solver: Arc::new(api::fill::SolverPool::new(options.config.limits.solver_threads)),
+        clue_signer: crate::clues::token::ClueSigner::load_or_create(&options.data_dir.join("clue-token.secret"))
+            .context("reading the clue token secret")?,
+        clue_generator: match &options.config.clue_generator {
+            Some(c) => {
+                Arc::new(crate::clues::generate::ChatCompletionsGenerator::new(c.clone()).map_err(anyhow::Error::msg)?)
+            }
+            None => Arc::new(crate::clues::generate::BuiltinGenerator),
+        },
     }))
 }
 

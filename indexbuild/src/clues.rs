@@ -190,9 +190,10 @@ pub fn import_tsv(writer: &mut ClueWriter, path: &Path) -> Result<ImportStats> {
         let (answer, clue, count) = match fields.as_slice() {
             [a, c] => (*a, *c, 1),
             [a, c, n] => {
-                let n: u32 = n.trim().parse().with_context(|| {
-                    format!("{} line {}: count {n:?} is not a whole number", path.display(), i + 1)
-                })?;
+                let n: u32 = n
+                    .trim()
+                    .parse()
+                    .with_context(|| format!("{} line {}: count {n:?} is not a whole number", path.display(), i + 1))?;
                 (*a, *c, n)
             }
             _ => anyhow::bail!(
@@ -275,7 +276,8 @@ fn blanks(writer: &mut ClueWriter, lemmas: &[&String], index: &IndexWriter) {
     let mut by_word: BTreeMap<String, Vec<(u8, String)>> = BTreeMap::new();
     for lemma in lemmas {
         let parts: Vec<&str> = lemma.split('_').collect();
-        if !(2..=3).contains(&parts.len()) || parts.iter().any(|p| p.is_empty() || !p.chars().all(char::is_alphabetic)) {
+        if !(2..=3).contains(&parts.len()) || parts.iter().any(|p| p.is_empty() || !p.chars().all(char::is_alphabetic))
+        {
             continue;
         }
         for (i, part) in parts.iter().enumerate() {
@@ -326,10 +328,9 @@ fn inflections(writer: &mut ClueWriter, senses: &wordnet::Senses, index: &IndexW
                         }
                         t
                     }
-                    (Form::Plural, 'v') | (Form::Ing, 'v') | (Form::Past, 'v') => definition(&synset.gloss, 'v')
-                        .and_then(|d| inflect_head(&d, form))
-                        .into_iter()
-                        .collect(),
+                    (Form::Plural, 'v') | (Form::Ing, 'v') | (Form::Past, 'v') => {
+                        definition(&synset.gloss, 'v').and_then(|d| inflect_head(&d, form)).into_iter().collect()
+                    }
                     _ => Vec::new(),
                 };
                 for text in texts {
@@ -391,26 +392,94 @@ fn base_forms(word: &str) -> Vec<(String, Form)> {
 /// `runn` → `run`.
 fn undouble(stem: &str) -> Option<&str> {
     let b = stem.as_bytes();
-    (b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] && !b"aeiouslz".contains(&b[b.len() - 1])).then(|| &stem[..stem.len() - 1])
+    (b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] && !b"aeiouslz".contains(&b[b.len() - 1]))
+        .then(|| &stem[..stem.len() - 1])
 }
 
 /// Common irregular English past forms, for inflecting the head verb of a definition.
 const IRREGULAR_PAST: &[(&str, &str)] = &[
-    ("be", "was"), ("become", "became"), ("begin", "began"), ("break", "broke"), ("bring", "brought"),
-    ("build", "built"), ("buy", "bought"), ("catch", "caught"), ("choose", "chose"), ("come", "came"),
-    ("cut", "cut"), ("do", "did"), ("draw", "drew"), ("drink", "drank"), ("drive", "drove"), ("eat", "ate"),
-    ("fall", "fell"), ("feel", "felt"), ("fight", "fought"), ("find", "found"), ("fly", "flew"),
-    ("forget", "forgot"), ("get", "got"), ("give", "gave"), ("go", "went"), ("grow", "grew"),
-    ("have", "had"), ("hear", "heard"), ("hide", "hid"), ("hit", "hit"), ("hold", "held"), ("hurt", "hurt"),
-    ("keep", "kept"), ("know", "knew"), ("lay", "laid"), ("lead", "led"), ("leave", "left"), ("lend", "lent"),
-    ("let", "let"), ("lie", "lay"), ("lose", "lost"), ("make", "made"), ("mean", "meant"), ("meet", "met"),
-    ("pay", "paid"), ("put", "put"), ("read", "read"), ("ride", "rode"), ("ring", "rang"), ("rise", "rose"),
-    ("run", "ran"), ("say", "said"), ("see", "saw"), ("seek", "sought"), ("sell", "sold"), ("send", "sent"),
-    ("set", "set"), ("shake", "shook"), ("shoot", "shot"), ("shut", "shut"), ("sing", "sang"), ("sink", "sank"),
-    ("sit", "sat"), ("sleep", "slept"), ("speak", "spoke"), ("spend", "spent"), ("stand", "stood"),
-    ("steal", "stole"), ("stick", "stuck"), ("strike", "struck"), ("swim", "swam"), ("take", "took"),
-    ("teach", "taught"), ("tear", "tore"), ("tell", "told"), ("think", "thought"), ("throw", "threw"),
-    ("understand", "understood"), ("wake", "woke"), ("wear", "wore"), ("win", "won"), ("write", "wrote"),
+    ("be", "was"),
+    ("become", "became"),
+    ("begin", "began"),
+    ("break", "broke"),
+    ("bring", "brought"),
+    ("build", "built"),
+    ("buy", "bought"),
+    ("catch", "caught"),
+    ("choose", "chose"),
+    ("come", "came"),
+    ("cut", "cut"),
+    ("do", "did"),
+    ("draw", "drew"),
+    ("drink", "drank"),
+    ("drive", "drove"),
+    ("eat", "ate"),
+    ("fall", "fell"),
+    ("feel", "felt"),
+    ("fight", "fought"),
+    ("find", "found"),
+    ("fly", "flew"),
+    ("forget", "forgot"),
+    ("get", "got"),
+    ("give", "gave"),
+    ("go", "went"),
+    ("grow", "grew"),
+    ("have", "had"),
+    ("hear", "heard"),
+    ("hide", "hid"),
+    ("hit", "hit"),
+    ("hold", "held"),
+    ("hurt", "hurt"),
+    ("keep", "kept"),
+    ("know", "knew"),
+    ("lay", "laid"),
+    ("lead", "led"),
+    ("leave", "left"),
+    ("lend", "lent"),
+    ("let", "let"),
+    ("lie", "lay"),
+    ("lose", "lost"),
+    ("make", "made"),
+    ("mean", "meant"),
+    ("meet", "met"),
+    ("pay", "paid"),
+    ("put", "put"),
+    ("read", "read"),
+    ("ride", "rode"),
+    ("ring", "rang"),
+    ("rise", "rose"),
+    ("run", "ran"),
+    ("say", "said"),
+    ("see", "saw"),
+    ("seek", "sought"),
+    ("sell", "sold"),
+    ("send", "sent"),
+    ("set", "set"),
+    ("shake", "shook"),
+    ("shoot", "shot"),
+    ("shut", "shut"),
+    ("sing", "sang"),
+    ("sink", "sank"),
+    ("sit", "sat"),
+    ("sleep", "slept"),
+    ("speak", "spoke"),
+    ("spend", "spent"),
+    ("stand", "stood"),
+    ("steal", "stole"),
+    ("stick", "stuck"),
+    ("strike", "struck"),
+    ("swim", "swam"),
+    ("take", "took"),
+    ("teach", "taught"),
+    ("tear", "tore"),
+    ("tell", "told"),
+    ("think", "thought"),
+    ("throw", "threw"),
+    ("understand", "understood"),
+    ("wake", "woke"),
+    ("wear", "wore"),
+    ("win", "won"),
+    ("write", "wrote"),
 ];
 
 /// Inflects the first word of a verb definition (`Move fast` → `Moving fast`); `None` when the
@@ -463,7 +532,11 @@ fn inflect_head(definition: &str, form: Form) -> Option<String> {
 fn needs_doubling(word: &str) -> bool {
     let b = word.as_bytes();
     let vowel = |c: u8| b"aeiou".contains(&c);
-    b.len() >= 3 && !vowel(b[b.len() - 1]) && !b"wxy".contains(&b[b.len() - 1]) && vowel(b[b.len() - 2]) && !vowel(b[b.len() - 3])
+    b.len() >= 3
+        && !vowel(b[b.len() - 1])
+        && !b"wxy".contains(&b[b.len() - 1])
+        && vowel(b[b.len() - 2])
+        && !vowel(b[b.len() - 3])
 }
 
 /// A crossword-style clue from a WordNet gloss: its first definition (examples dropped),
@@ -548,7 +621,8 @@ mod tests {
     #[test]
     fn definitions_read_like_clues() {
         assert_eq!(
-            definition("a frozen dessert containing cream and sugar and flavoring; \"ice cream is cold\"", 'n').as_deref(),
+            definition("a frozen dessert containing cream and sugar and flavoring; \"ice cream is cold\"", 'n')
+                .as_deref(),
             Some("frozen dessert containing cream and sugar and flavoring")
         );
         assert_eq!(definition("(botany) a plant; \"x\"", 'n').as_deref(), Some("plant"));
@@ -577,7 +651,11 @@ mod tests {
     fn published_tsv_imports_and_reports_bad_lines() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.tsv");
-        std::fs::write(&path, "# answer\tclue\tcount\nice\tRink surface\t4\nICE\trink surface!\t2\noak\tAcorn source\nice\tIce cube\t1\n").unwrap();
+        std::fs::write(
+            &path,
+            "# answer\tclue\tcount\nice\tRink surface\t4\nICE\trink surface!\t2\noak\tAcorn source\nice\tIce cube\t1\n",
+        )
+        .unwrap();
         let mut w = ClueWriter::new(Language::english());
         let stats = import_tsv(&mut w, &path).unwrap();
         assert_eq!((stats.added, stats.repeats, stats.refused), (2, 1, 1));

@@ -159,7 +159,9 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Build(args) => build(args),
-        Command::Clues(CluesCommand::Import { lang, file, out, zstd_level }) => import_clues(&lang, &file, &out, zstd_level),
+        Command::Clues(CluesCommand::Import { lang, file, out, zstd_level }) => {
+            import_clues(&lang, &file, &out, zstd_level)
+        }
     }
 }
 
@@ -237,7 +239,8 @@ fn build(args: BuildArgs) -> Result<()> {
         let compressed_bytes = std::fs::metadata(&packed)?.len();
         if !args.no_clues {
             bar.set_message(format!("{}: clues", language.code()));
-            let recipe = recipes.language.get(language.code()).with_context(|| format!("no recipe for {}", language.code()))?;
+            let recipe =
+                recipes.language.get(language.code()).with_context(|| format!("no recipe for {}", language.code()))?;
             let c = clues::build(language, recipe, &recipes, &cache, &templates, &writer, &args.out, args.zstd_level)?;
             coverage.push(c);
         }

@@ -6,6 +6,7 @@
 //! problem documents, and call the engines. Blocking engine work runs on the blocking pool.
 
 pub mod admin;
+mod clues;
 pub mod context;
 pub mod error;
 pub mod fill;
@@ -63,6 +64,10 @@ pub struct AppState {
     pub auth_cache: parking_lot::RwLock<ahash::AHashMap<String, Caller>>,
     /// Solver concurrency caps and live fill sessions.
     pub solver: Arc<fill::SolverPool>,
+    /// Signs generated clues (secret in the data directory).
+    pub clue_signer: crate::clues::token::ClueSigner,
+    /// Makes new clues for POST /clues/generate.
+    pub clue_generator: Arc<dyn crate::clues::generate::ClueGenerator>,
 }
 
 /// An authenticated caller.
@@ -195,6 +200,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/fill", post(fill::fill_handler))
         .route("/api/v1/fill/cancel", post(fill::cancel_handler))
         .route("/api/v1/fill/improve", post(fill::improve_handler))
+        .route("/api/v1/clues/bulk", post(clues::bulk))
+        .route("/api/v1/clues/generate", post(clues::generate_handler))
+        .route("/api/v1/clues/{word}", get(clues::lookup))
         .route("/metrics", get(metrics::render))
         .merge(admin::routes())
         .fallback(not_found)

@@ -17,6 +17,9 @@ pub const OPERATIONS: &[(&str, &str)] = &[
     ("post", "/fill"),
     ("post", "/fill/cancel"),
     ("post", "/fill/improve"),
+    ("get", "/clues/{word}"),
+    ("post", "/clues/bulk"),
+    ("post", "/clues/generate"),
 ];
 
 fn problem(description: &str, codes: &[Code]) -> Value {
@@ -109,7 +112,7 @@ pub fn document(base_url: &str) -> Value {
     codes.push(PORTUGUESE_ALIAS.to_owned());
     let language_codes: Vec<&str> = Language::all().map(|l| l.code()).collect();
     let security = json!([{ "bearerAuth": [] }, { "apiKeyAuth": [] }]);
-    json!({
+    let mut doc = json!({
         "openapi": "3.1.0",
         "info": {
             "title": "Crossword construction service",
@@ -403,7 +406,114 @@ pub fn document(base_url: &str) -> Value {
                 }
             }
         }
-    })
+    });
+    add_clue_operations(&mut doc, &codes);
+    doc
+}
+
+/// GET /clues/{word}, POST /clues/bulk, POST /clues/generate and their schemas.
+fn add_clue_operations(doc: &mut Value, codes: &[String]) {
+    let ranking = "Ranking, best first: `published` by `pubCount`, then `original` by uses on this service, then \
+        `dictionary` (most common sense first), then `ai` by uses. Repeats (same text ignoring case, accents, spacing and \
+        punctuation) are removed, and clues that contain the answer (as a word, the start of a word, or spread over \
+        adjacent words) are dropped.";
+    doc["paths"]["/clues/{word}"] = json!({ "get": {
+        "operationId": "getClues", "summary": "Clues for an answer, best first",
+        "description": format!("Scope `read`. The word is normalized like any answer (upper-cased, accents folded for the language, spaces and hyphens dropped). An answer with no clues returns an empty list. {ranking} A language without a clue collection answers empty lists."),
+        "parameters": [
+            { "name": "word", "in": "path", "required": true, "description": "1 to 23 characters (user-perceived characters).", "schema": { "type": "string", "minLength": 1, "maxLength": 23 }, "examples": { "english": { "value": "ice" }, "phrase": { "value": "ice cream" } } },
+            { "name": "language", "in": "query", "required": false, "schema": { "type": "string", "enum": codes, "default": "en" } },
+            { "name": "limit", "in": "query", "required": false, "schema": { "type": "integer", "minimum": 1, "maximum": 50, "default": 10 } }
+        ],
+        "responses": merge(json!({ "200": {
+            "description": "The clues, best first.",
+            "headers": rate_headers(true),
+            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ClueList" } } }
+        }}), read_errors(false))
+    }});
+    doc["paths"]["/clues/bulk"] = json!({ "post": {
+        "operationId": "getCluesBulk", "summary": "Clues for many answers",
+        "description": format!("Scope `read`. Keys are the normalized answers (a repeated answer appears once); answers without clues are omitted; at most five clues each. Every word must be a valid answer of the language (1 to 23 characters, letters of its alphabet), else 400 with `field` `words[i]`. {ranking}"),
+        "requestBody": { "required": true, "content": { "application/json": {
+            "schema": { "$ref": "#/components/schemas/BulkCluesRequest" },
+            "examples": { "english": { "value": { "words": ["ice", "oak", "ice cream"], "language": "en" } } }
+        } } },
+        "responses": merge(json!({ "200": {
+            "description": "Clues per normalized answer.",
+            "headers": rate_headers(true),
+            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/BulkClues" } } }
+        }}), read_errors(true))
+    }});
+    let mut generate_errors = solve_errors(false);
+    generate_errors["403"] = problem(
+        "The key lacks the `solve` scope, or the account is on the free plan (its AI clue allowance is zero).",
+        &[Code::ForbiddenScope, Code::MembersOnly],
+    );
+    generate_errors["429"] = with_headers(problem("The account's request window is full, or its monthly AI clue requests are used up (refills on the first of the month, UTC; `Retry-After` gives the seconds until then).", &[Code::RateLimited, Code::AiQuotaReached]), json!({
+        "Retry-After": { "$ref": "#/components/headers/RetryAfter" },
+        "X-Ai-Clues-Remaining": { "$ref": "#/components/headers/AiCluesRemainingOptional" }
+    }));
+    generate_errors["502"] = problem(
+        "The clue generator (a configured model server) failed or timed out; nothing was charged.",
+        &[Code::UpstreamUnavailable],
+    );
+    generate_errors["413"] = problem("The body is larger than 1 MB.", &[Code::ValidationError]);
+    doc["paths"]["/clues/generate"] = json!({ "post": {
+        "operationId": "generateClues", "summary": "New clues for an answer, with proof tokens",
+        "description": "Scope `solve`; paid plans only. Each request takes one AI clue request from the monthly quota (whatever `count`); a request that produces no clue (nothing known about the answer) returns an empty list and is not charged. Each clue carries a `token` proving this service generated exactly that text for that answer and language; keep it with the clue when publishing. Nothing is saved. Clues come from the operator's model server when one is configured, else from the built-in generator, which composes them from the language's dictionary data (broader terms, synonym pairs, opposites, shortened definitions). Also counts against the account's one-minute request window.",
+        "requestBody": { "required": true, "content": { "application/json": {
+            "schema": { "$ref": "#/components/schemas/GenerateCluesRequest" },
+            "examples": { "english": { "value": { "word": "oak", "count": 3, "language": "en" } } }
+        } } },
+        "responses": merge(json!({ "200": {
+            "description": "Generated clues (source `ai`, each with a `token`) and the balance.",
+            "headers": merge(rate_headers(true), json!({ "X-Ai-Clues-Remaining": { "$ref": "#/components/headers/AiCluesRemaining" } })),
+            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/GeneratedClues" } } }
+        }}), generate_errors)
+    }});
+    let headers = &mut doc["components"]["headers"];
+    headers["AiCluesRemaining"] = json!({ "required": true, "description": "AI clue requests left this month (-1: no limit).", "schema": { "type": "integer" } });
+    headers["AiCluesRemainingOptional"] = json!({ "description": "AI clue requests left this month (0 on AI_QUOTA_REACHED).", "schema": { "type": "integer" } });
+    let schemas = &mut doc["components"]["schemas"];
+    schemas["Clue"] = json!({
+        "type": "object", "required": ["text", "source", "pubCount"],
+        "properties": {
+            "text": { "type": "string", "minLength": 0, "maxLength": 150 },
+            "source": { "type": "string", "enum": ["published", "dictionary", "original", "ai"] },
+            "pubCount": { "type": "integer", "minimum": 0, "description": "Times a published clue appeared in print; 0 for other sources." },
+            "token": { "type": "string", "description": "Present only on a new, unsaved `ai` clue: `v1.` and an HMAC-SHA256 (base64url) over language, answer and text under the server's secret." }
+        }
+    });
+    schemas["ClueList"] = json!({
+        "type": "object", "required": ["clues"],
+        "properties": { "clues": { "type": "array", "maxItems": 50, "items": { "$ref": "#/components/schemas/Clue" } } }
+    });
+    schemas["BulkCluesRequest"] = json!({
+        "type": "object", "required": ["words"],
+        "properties": {
+            "words": { "type": "array", "minItems": 1, "maxItems": 500, "items": { "type": "string", "minLength": 1, "maxLength": 23 } },
+            "language": { "type": "string", "enum": codes, "default": "en" }
+        }
+    });
+    schemas["BulkClues"] = json!({
+        "type": "object", "required": ["clues"],
+        "properties": { "clues": { "type": "object", "additionalProperties": { "type": "array", "minItems": 1, "maxItems": 5, "items": { "$ref": "#/components/schemas/Clue" } } } }
+    });
+    schemas["GenerateCluesRequest"] = json!({
+        "type": "object", "required": ["word"],
+        "properties": {
+            "word": { "type": "string", "minLength": 2, "maxLength": 23 },
+            "count": { "type": "integer", "minimum": 1, "maximum": 10, "default": 5 },
+            "language": { "type": "string", "enum": codes, "default": "en" }
+        }
+    });
+    schemas["GeneratedClues"] = json!({
+        "type": "object", "required": ["clues", "remaining"],
+        "properties": {
+            "clues": { "type": "array", "maxItems": 10, "items": { "allOf": [{ "$ref": "#/components/schemas/Clue" }, { "required": ["token"] }] } },
+            "remaining": { "type": "integer", "description": "AI clue requests left this month (-1: no limit)." }
+        }
+    });
 }
 
 #[cfg(test)]

@@ -30,6 +30,19 @@ pub fn current_period() -> String {
     period_of(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0))
 }
 
+/// Seconds from now until the first of next month, 00:00 UTC (when monthly quotas refill).
+pub fn seconds_until_next_period() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let period = period_of(now);
+    // Step a day at a time from now until the period changes (at most 31 steps), then back to
+    // midnight of that day.
+    let mut t = now - now % 86_400;
+    while period_of(t) == period {
+        t += 86_400;
+    }
+    t.saturating_sub(now).max(1)
+}
+
 /// What a counter is called in problem documents and headers.
 fn describe(counter: Counter) -> (Code, &'static str, &'static str) {
     match counter {
@@ -132,6 +145,8 @@ mod tests {
             admin_secret: String::new(),
             auth_cache: Default::default(),
             solver: Arc::new(crate::api::fill::SolverPool::new(1)),
+            clue_signer: crate::clues::token::ClueSigner::new([1; 32]),
+            clue_generator: Arc::new(crate::clues::generate::BuiltinGenerator),
         };
         (dir, state, Caller { account, key })
     }

@@ -55,7 +55,7 @@ pub async fn index_of(state: &Arc<AppState>, language: Language) -> ApiResult<Ar
 }
 
 /// Parses an integer query parameter within bounds.
-fn int_param(params: &[(String, String)], name: &str, default: i64, min: i64, max: i64) -> ApiResult<i64> {
+pub(crate) fn int_param(params: &[(String, String)], name: &str, default: i64, min: i64, max: i64) -> ApiResult<i64> {
     let Some((_, raw)) = params.iter().rev().find(|(k, _)| k == name) else { return Ok(default) };
     let value: i64 = raw
         .trim()
@@ -67,7 +67,7 @@ fn int_param(params: &[(String, String)], name: &str, default: i64, min: i64, ma
     Ok(value)
 }
 
-fn str_param<'p>(params: &'p [(String, String)], name: &str) -> Option<&'p str> {
+pub(crate) fn str_param<'p>(params: &'p [(String, String)], name: &str) -> Option<&'p str> {
     params.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
 }
 

@@ -113,13 +113,13 @@ impl ClueGenerator for BuiltinGenerator {
                 .enumerate()
                 .filter_map(|(i, h)| {
                     let template = templates.kind_of.get(i % templates.kind_of.len().max(1))?;
-                    Some(template.replacen("{}", &h, 1))
+                    Some(template.replacen("{}", h, 1))
                 })
                 .collect(),
         );
         styles.push(synonyms.windows(2).map(|w| format!("{}, {}", w[0], w[1])).collect());
         styles.push(
-            of_kind(Kind::Antonym).filter_map(|a| Some(templates.opposite.first()?.replacen("{}", &a, 1))).collect(),
+            of_kind(Kind::Antonym).filter_map(|a| Some(templates.opposite.first()?.replacen("{}", a, 1))).collect(),
         );
         styles.push(senses.iter().filter_map(|s| shorten(s)).collect());
         styles.push(synonyms.iter().zip(of_kind(Kind::Hypernym)).map(|(s, h)| format!("{s} ({})", h)).collect());

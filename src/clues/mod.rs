@@ -274,7 +274,8 @@ pub fn collect(
     limit: usize,
 ) -> Vec<Clue> {
     // (source rank, -count, order of appearance) sorts the candidates.
-    let mut candidates: Vec<((u8, Reverse<u32>, usize), &str, Source, u32)> = Vec::new();
+    type Candidate<'a> = ((u8, Reverse<u32>, usize), &'a str, Source, u32);
+    let mut candidates: Vec<Candidate<'_>> = Vec::new();
     if let Some(base) = base {
         for (i, c) in base.clues(answer).enumerate() {
             candidates.push((

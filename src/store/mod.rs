@@ -160,4 +160,12 @@ pub trait Store: Send + Sync {
     fn refund(&self, account_id: &str, counter: Counter, period: &str) -> StoreResult<()>;
     /// Units of `counter` used in `period`.
     fn usage(&self, account_id: &str, counter: Counter, period: &str) -> StoreResult<u64>;
+    /// Clues added to the collection on this service (`original`, `ai`), for each of
+    /// `answers` (normalized) of `language`, in the same order; empty lists for answers with
+    /// none.
+    fn clue_additions(&self, language: &str, answers: &[&str]) -> StoreResult<Vec<Vec<crate::clues::StoredClue>>>;
+    /// Records one use of a clue: a new clue is stored with count 1; a repeat (same
+    /// [`crate::clues::dedupe_key`] and source) counts up. The puzzles API calls this when a
+    /// puzzle is published.
+    fn add_clue(&self, language: &str, answer: &str, text: &str, source: crate::clues::Source) -> StoreResult<()>;
 }

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{Database, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
 
 use super::*;
 
@@ -12,6 +12,8 @@ const ACCOUNTS: TableDefinition<&str, &[u8]> = TableDefinition::new("crossword.a
 const KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("crossword.keys");
 const KEY_HASHES: TableDefinition<&str, &str> = TableDefinition::new("crossword.key_hashes");
 const USAGE: TableDefinition<&str, u64> = TableDefinition::new("crossword.usage");
+/// Clue additions: key `LANG/ANSWER`, value the JSON list of [`crate::clues::StoredClue`].
+const CLUES: TableDefinition<&str, &[u8]> = TableDefinition::new("crossword.clues");
 
 /// A [`Store`] in one redb file.
 pub struct RedbStore {
@@ -41,6 +43,7 @@ impl RedbStore {
             txn.open_table(KEYS).map_err(backend)?;
             txn.open_table(KEY_HASHES).map_err(backend)?;
             txn.open_table(USAGE).map_err(backend)?;
+            txn.open_table(CLUES).map_err(backend)?;
         }
         txn.commit().map_err(backend)?;
         Ok(RedbStore { db })
@@ -84,6 +87,10 @@ impl RedbStore {
 /// `acct_`/`key_` followed by 16 random alphanumeric characters.
 pub fn random_id(prefix: &str) -> String {
     format!("{prefix}{}", crate::keys::random_alphanumeric(16))
+}
+
+fn clue_key(language: &str, answer: &str) -> String {
+    format!("{language}/{answer}")
 }
 
 fn usage_key(account_id: &str, counter: Counter, period: &str) -> String {
@@ -210,6 +217,43 @@ impl Store for RedbStore {
         let t = txn.open_table(USAGE).map_err(backend)?;
         Ok(t.get(usage_key(account_id, counter, period).as_str()).map_err(backend)?.map_or(0, |v| v.value()))
     }
+
+    fn clue_additions(&self, language: &str, answers: &[&str]) -> StoreResult<Vec<Vec<crate::clues::StoredClue>>> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let t = txn.open_table(CLUES).map_err(backend)?;
+        if t.is_empty().map_err(backend)? {
+            return Ok(vec![Vec::new(); answers.len()]);
+        }
+        answers
+            .iter()
+            .map(|a| match t.get(clue_key(language, a).as_str()).map_err(backend)? {
+                Some(v) => serde_json::from_slice(v.value()).map_err(backend),
+                None => Ok(Vec::new()),
+            })
+            .collect()
+    }
+
+    fn add_clue(&self, language: &str, answer: &str, text: &str, source: crate::clues::Source) -> StoreResult<()> {
+        use crate::clues::{dedupe_key, StoredClue};
+        let key = clue_key(language, answer);
+        let txn = self.db.begin_write().map_err(backend)?;
+        {
+            let mut t = txn.open_table(CLUES).map_err(backend)?;
+            let mut list: Vec<StoredClue> = match t.get(key.as_str()).map_err(backend)? {
+                Some(v) => serde_json::from_slice(v.value()).map_err(backend)?,
+                None => Vec::new(),
+            };
+            let wanted = dedupe_key(text);
+            match list.iter_mut().find(|c| c.source == source && dedupe_key(&c.text) == wanted) {
+                Some(c) => c.count = c.count.saturating_add(1),
+                None => list.push(StoredClue { text: text.to_owned(), source, count: 1 }),
+            }
+            let bytes = serde_json::to_vec(&list).map_err(backend)?;
+            t.insert(key.as_str(), bytes.as_slice()).map_err(backend)?;
+        }
+        txn.commit().map_err(backend)?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -220,6 +264,21 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let s = RedbStore::open(&dir.path().join("crossword.redb")).unwrap();
         (dir, s)
+    }
+
+    #[test]
+    fn clue_additions_count_uses() {
+        use crate::clues::Source;
+        let (_dir, s) = store();
+        assert_eq!(s.clue_additions("en", &["ICE"]).unwrap(), vec![vec![]]);
+        s.add_clue("en", "ICE", "Rink surface", Source::Original).unwrap();
+        s.add_clue("en", "ICE", "rink  surface!", Source::Original).unwrap();
+        s.add_clue("en", "ICE", "Rink surface", Source::Ai).unwrap();
+        s.add_clue("fr", "ICE", "Autre", Source::Original).unwrap();
+        let got = s.clue_additions("en", &["OAK", "ICE"]).unwrap();
+        assert!(got[0].is_empty());
+        let counts: Vec<(Source, u32)> = got[1].iter().map(|c| (c.source, c.count)).collect();
+        assert_eq!(counts, [(Source::Original, 2), (Source::Ai, 1)]);
     }
 
     #[test]

@@ -52,7 +52,42 @@ pub fn fixture_indexes(dir: &Path, codes: &[&str]) {
             }
         }
         w.write_to(&dir.join(format!("{code}.cwi"))).unwrap();
+        fixture_clues(dir, language);
     }
+}
+
+/// A small clue collection for English and Portuguese (other languages get none).
+pub fn fixture_clues(dir: &Path, language: Language) {
+    use crossword::clues::{ClueWriter, Kind, Source};
+    let mut w = ClueWriter::new(language);
+    let clues: &[(&str, &str, Source, Kind, u32)] = match language.code() {
+        "en" => &[
+            ("cat", "Feline pet", Source::Dictionary, Kind::Sense, 0),
+            ("cat", "Tabby", Source::Dictionary, Kind::Synonym, 0),
+            ("cat", "Mouser", Source::Dictionary, Kind::Synonym, 0),
+            ("cat", "Jazz fan, old-style", Source::Published, Kind::Plain, 12),
+            ("cat", "Catnap taker", Source::Published, Kind::Plain, 3),
+            ("cat", "feline", Source::Dictionary, Kind::Hypernym, 0),
+            ("cat", "dog", Source::Dictionary, Kind::Antonym, 0),
+            ("ice cream", "Frozen dessert", Source::Dictionary, Kind::Sense, 0),
+            ("ice cream", "Sundae base", Source::Published, Kind::Plain, 4),
+            ("crème", "Brûlée base", Source::Published, Kind::Plain, 2),
+            ("dog", "Loyal pet", Source::Dictionary, Kind::Sense, 0),
+            ("dog", "Hound", Source::Dictionary, Kind::Synonym, 0),
+            ("dog", "Canine", Source::Dictionary, Kind::Synonym, 0),
+            ("dog", "Pooch", Source::Dictionary, Kind::Synonym, 0),
+            ("dog", "Mutt", Source::Dictionary, Kind::Synonym, 0),
+            ("dog", "Cur", Source::Dictionary, Kind::Synonym, 0),
+            ("dog", "Bowwow", Source::Dictionary, Kind::Synonym, 0),
+        ],
+        "pt" => &[("coração", "Órgão que bate", Source::Dictionary, Kind::Sense, 0)],
+        _ => return,
+    };
+    for (answer, text, source, kind, count) in clues {
+        w.add(answer, text, *source, *kind, *count);
+    }
+    w.meta("templates", serde_json::json!({ "kind_of": ["Kind of {}"], "opposite": ["Opposite of {}"] }));
+    w.write_to(&dir.join(format!("{}.cwc", language.code()))).unwrap();
 }
 
 /// 3000 random nine-letter strings over A-D: no pruning at the root, a long search.
