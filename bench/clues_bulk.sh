@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Latency of POST /api/v1/clues/bulk with 500 English answers (real grid words: the 100 best
+# entries of each length 3 to 7), driven by wrk. Prints a Markdown table: one client (latency
+# alone) and CONNECTIONS clients (under load).
+#
+#   bash bench/clues_bulk.sh      # needs indexes/en.cwi and indexes/en.cwc (indexbuild build --lang en)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION="${DURATION:-15}"
+CONNECTIONS="${CONNECTIONS:-8}"
+INDEX_DIR="${CROSSWORD_INDEX_DIR:-indexes}"
+for f in en.cwi en.cwc; do
+  [ -f "$INDEX_DIR/$f" ] || { echo "no $INDEX_DIR/$f: build it with cargo run --release -p indexbuild -- build --lang en" >&2; exit 1; }
+done
+command -v wrk >/dev/null || { apt-get install -y -q wrk >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null; }; }
+
+cargo build --quiet --release --bin crossword
+WORK="$(mktemp -d)"
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
+trap cleanup EXIT
+port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_port() { for _ in $(seq 1 100); do python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), 0.2)" 2>/dev/null && return; sleep 0.1; done; }
+
+BIN=target/release/crossword
+printf '[tiers.patron]\nreads_per_minute = -1\n' > "$WORK/config.toml"
+ACCOUNT=$("$BIN" admin --data-dir "$WORK/data" account create --tier patron | python3 -c 'import sys, json; print(json.load(sys.stdin)["id"])')
+export CROSSWORD_KEY=$("$BIN" admin --data-dir "$WORK/data" key create --account "$ACCOUNT" | python3 -c 'import sys, json; print(json.load(sys.stdin)["key"])')
+
+# 500 answers a constructor's grid would hold: the best 100 of each length 3 to 7.
+for n in 3 4 5 6 7; do "$BIN" words "$(printf '_%.0s' $(seq 1 $n))" --limit 100 --index-dir "$INDEX_DIR" --json; done |
+  python3 -c 'import sys, json; words = [w["word"] for line in sys.stdin for w in json.loads(line)["words"]]; print(json.dumps({"words": words[:500], "language": "en"}))' > "$WORK/body.json"
+export BULK_BODY_FILE="$WORK/body.json"
+
+SP=$(port)
+RUST_LOG="${RUST_LOG:-warn}" "$BIN" serve --listen "127.0.0.1:$SP" --data-dir "$WORK/data" --index-dir "$INDEX_DIR" --config "$WORK/config.toml" > "$WORK/server.log" 2>&1 &
+SERVER=$!; PIDS+=("$SERVER")
+wait_port "$SP"
+wrk -t1 -c1 -d2s -s bench/clues_bulk.lua "http://127.0.0.1:$SP" > /dev/null   # load the index and clue file
+
+ONE=$(wrk -t1 -c1 -d"${DURATION}s" --latency -s bench/clues_bulk.lua "http://127.0.0.1:$SP")
+MANY=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s bench/clues_bulk.lua "http://127.0.0.1:$SP")
+RESPONSE=$(curl -s -H "Authorization: Bearer $CROSSWORD_KEY" -H 'Content-Type: application/json' --data @"$WORK/body.json" "http://127.0.0.1:$SP/api/v1/clues/bulk")
+HWM=$(awk '/VmHWM/ {print $2}' "/proc/$SERVER/status")
+
+rps() { awk '/Requests\/sec/ {print $2}' <<<"$1"; }
+p() { awk -v q="$2%" '$1 == q {print $2}' <<<"$1"; }
+non2xx() { awk '/Non-2xx/ {print $NF}' <<<"$1"; }
+echo "| clients | requests/s | p50 | p90 | p99 | non-2xx |"
+echo "|---|---:|---:|---:|---:|---:|"
+echo "| 1 | $(rps "$ONE") | $(p "$ONE" 50) | $(p "$ONE" 90) | $(p "$ONE" 99) | $(non2xx "$ONE") |"
+echo "| $CONNECTIONS | $(rps "$MANY") | $(p "$MANY" 50) | $(p "$MANY" 90) | $(p "$MANY" 99) | $(non2xx "$MANY") |"
+python3 -c "import json, sys; c = json.loads(sys.argv[1])['clues']; print(f'\nOne response: {len(c)} of 500 answers with clues, {sum(map(len, c.values()))} clues, {len(sys.argv[1]) // 1024} KiB.')" "$RESPONSE"
+echo "Server peak memory: $((HWM / 1024)) MiB. (wrk, $(nproc) cores shared by wrk and the server, ${DURATION}s per row)"
