@@ -41,7 +41,7 @@ wrk -t1 -c1 -d2s -s bench/clues_bulk.lua "http://127.0.0.1:$SP" > /dev/null   # 
 
 ONE=$(wrk -t1 -c1 -d"${DURATION}s" --latency -s bench/clues_bulk.lua "http://127.0.0.1:$SP")
 MANY=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s bench/clues_bulk.lua "http://127.0.0.1:$SP")
-RESPONSE=$(curl -s -H "Authorization: Bearer $CROSSWORD_KEY" -H 'Content-Type: application/json' --data @"$WORK/body.json" "http://127.0.0.1:$SP/api/v1/clues/bulk")
+curl -s -H "Authorization: Bearer $CROSSWORD_KEY" -H 'Content-Type: application/json' --data @"$WORK/body.json" "http://127.0.0.1:$SP/api/v1/clues/bulk" > "$WORK/response.json"
 HWM=$(awk '/VmHWM/ {print $2}' "/proc/$SERVER/status")
 
 rps() { awk '/Requests\/sec/ {print $2}' <<<"$1"; }
@@ -51,5 +51,5 @@ echo "| clients | requests/s | p50 | p90 | p99 | non-2xx |"
 echo "|---|---:|---:|---:|---:|---:|"
 echo "| 1 | $(rps "$ONE") | $(p "$ONE" 50) | $(p "$ONE" 90) | $(p "$ONE" 99) | $(non2xx "$ONE") |"
 echo "| $CONNECTIONS | $(rps "$MANY") | $(p "$MANY" 50) | $(p "$MANY" 90) | $(p "$MANY" 99) | $(non2xx "$MANY") |"
-python3 -c "import json, sys; c = json.loads(sys.argv[1])['clues']; print(f'\nOne response: {len(c)} of 500 answers with clues, {sum(map(len, c.values()))} clues, {len(sys.argv[1]) // 1024} KiB.')" "$RESPONSE"
+python3 -c "import json, sys; raw = open(sys.argv[1]).read(); c = json.loads(raw)['clues']; print(f'\nOne response: {len(c)} of 500 answers with clues, {sum(map(len, c.values()))} clues, {len(raw) // 1024} KiB.')" "$WORK/response.json"
 echo "Server peak memory: $((HWM / 1024)) MiB. (wrk, $(nproc) cores shared by wrk and the server, ${DURATION}s per row)"

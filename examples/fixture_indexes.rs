@@ -7,6 +7,7 @@
 //! kana, hanzi, Hangul syllables and aksharas), so every language answers queries; they are
 //! not words and must not be used for anything else.
 
+use crossword::clues::{ClueWriter, Kind, Source};
 use crossword::index::IndexWriter;
 use crossword::lang::{CellKind, Language};
 
@@ -26,15 +27,24 @@ fn main() -> std::io::Result<()> {
             }
         };
         let mut writer = IndexWriter::new(language);
+        let mut clues = ClueWriter::new(language);
         let n = cells.len();
         for len in 2..=7usize {
             for i in 0..200usize {
                 let entry: String = (0..len).map(|k| cells[(i * 7 + k * (i % 5 + 1)) % n].as_str()).collect();
                 if let Ok(normalized) = language.normalize(&entry) {
                     let _ = writer.insert(&normalized, (i % 101) as u8);
+                    // Synthetic clues of every source and a little generator material.
+                    if i % 3 == 0 {
+                        clues.add(&normalized, &format!("Fixture clue {i}"), Source::Dictionary, Kind::Sense, 0);
+                        clues.add(&normalized, &format!("Printed clue {len}"), Source::Published, Kind::Plain, i as u32 + 1);
+                        clues.add(&normalized, "thing", Source::Dictionary, Kind::Hypernym, 0);
+                    }
                 }
             }
         }
+        clues.meta("templates", serde_json::json!({ "kind_of": ["Kind of {}"], "opposite": ["Opposite of {}"] }));
+        clues.write_to(&dir.join(format!("{}.cwc", language.code())))?;
         writer.meta("fixture", "synthetic entries for contract tests".into());
         writer.write_to(&dir.join(format!("{}.cwi", language.code())))?;
     }

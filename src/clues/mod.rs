@@ -273,6 +273,21 @@ pub fn collect(
     additions: &[StoredClue],
     limit: usize,
 ) -> Vec<Clue> {
+    if additions.is_empty() {
+        // The base alone is already ranked, deduplicated and leak-checked by its writer.
+        let Some(base) = base else { return Vec::new() };
+        return base
+            .clues(answer)
+            .filter(|c| !c.text.is_empty() && c.text.chars().count() <= MAX_CLUE_CHARS)
+            .take(limit)
+            .map(|c| Clue {
+                text: c.text.to_owned(),
+                source: c.source,
+                pub_count: if c.source == Source::Published { c.count } else { 0 },
+                token: None,
+            })
+            .collect();
+    }
     // (source rank, -count, order of appearance) sorts the candidates.
     type Candidate<'a> = ((u8, Reverse<u32>, usize), &'a str, Source, u32);
     let mut candidates: Vec<Candidate<'_>> = Vec::new();

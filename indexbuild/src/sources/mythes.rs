@@ -37,7 +37,18 @@ fn parse(text: &str) -> Vec<Entry> {
         let Ok(count) = count.trim().parse::<usize>() else { continue };
         let mut meanings = Vec::with_capacity(count);
         for line in lines.by_ref().take(count) {
-            let terms: Vec<Term> = line.split('|').skip(1).map(term).filter(|t| !t.text.is_empty()).collect();
+            // The first field is the meaning's part of speech or a note for the whole line
+            // (`(антоним)`); it applies to every term of the line.
+            let mut fields = line.split('|');
+            let line_notes = term(fields.next().unwrap_or_default()).notes;
+            let terms: Vec<Term> = fields
+                .map(term)
+                .filter(|t| !t.text.is_empty())
+                .map(|mut t| {
+                    t.notes.extend(line_notes.iter().cloned());
+                    t
+                })
+                .collect();
             meanings.push(terms);
         }
         out.push((word.trim().to_owned(), meanings));
@@ -74,8 +85,11 @@ mod tests {
         assert_eq!(entries.len(), 2);
         assert_eq!(entries[0].0, "cat");
         assert_eq!(entries[0].1[0][1].text, "feline");
-        assert_eq!(entries[0].1[0][1].notes, ["generic term"]);
-        assert_eq!(entries[0].1[1][1].notes, ["antonym", "ugs."]);
+        assert_eq!(entries[0].1[0][1].notes, ["generic term", "noun"]);
+        assert_eq!(entries[0].1[1][1].notes, ["antonym", "ugs.", "verb"]);
         assert_eq!(entries[1].1[0][0].text, "domestic dog");
+        assert_eq!(entries[1].1[0][0].notes, ["noun"], "the line's note applies to its terms");
+        let ru = super::parse("UTF-8\nгорячий|1\n(антоним)|холодный\n");
+        assert_eq!(ru[0].1[0][0].notes, ["антоним"]);
     }
 }
