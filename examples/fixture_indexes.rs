@@ -37,7 +37,13 @@ fn main() -> std::io::Result<()> {
                     // Synthetic clues of every source and a little generator material.
                     if i % 3 == 0 {
                         clues.add(&normalized, &format!("Fixture clue {i}"), Source::Dictionary, Kind::Sense, 0);
-                        clues.add(&normalized, &format!("Printed clue {len}"), Source::Published, Kind::Plain, i as u32 + 1);
+                        clues.add(
+                            &normalized,
+                            &format!("Printed clue {len}"),
+                            Source::Published,
+                            Kind::Plain,
+                            i as u32 + 1,
+                        );
                         clues.add(&normalized, "thing", Source::Dictionary, Kind::Hypernym, 0);
                     }
                 }
