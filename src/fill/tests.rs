@@ -240,3 +240,21 @@ fn criss_cross_grids_fill_in_cjk() {
         check_fill(&index, &grid, &r);
     }
 }
+
+#[test]
+fn polish_trades_weak_entries_for_better_crossing_ones() {
+    // CAB/ODE/WET down COW/ADE/BET is complete, but WEN and BEN (70) beat WET and BET (20).
+    let words =
+        [("cab", 60), ("ode", 60), ("wet", 20), ("cow", 60), ("ade", 60), ("bet", 20), ("wen", 70), ("ben", 70)];
+    let (_dir, index) = index_of("en", &words);
+    let empty = Grid::parse(index.language(), &["...", "...", "..."]).unwrap();
+    let weak = Grid::parse(index.language(), &["CAB", "ODE", "WET"]).unwrap();
+    let slots = empty.slots(3);
+    let until = Instant::now() + Duration::from_secs(2);
+    let polished = super::solver::polish(&index, &empty, weak.clone(), &slots, 40, until, &AtomicBool::new(false));
+    assert_eq!(polished.to_rows(), ["CAB", "ODE", "WEN"]);
+    // Letters the caller gave are never changed: with WET given, nothing can move.
+    let given = Grid::parse(index.language(), &["...", "...", "WET"]).unwrap();
+    let kept = super::solver::polish(&index, &given, weak, &slots, 40, until, &AtomicBool::new(false));
+    assert_eq!(kept.to_rows(), ["CAB", "ODE", "WET"]);
+}
