@@ -1,13 +1,13 @@
 //! Writing a clue collection file.
 
 use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 
 use super::format::{self, ClueRecord, Header};
 use super::{clean_text, dedupe_key, leaks, ClueBase, Kind, Source};
 use crate::index::format::{Footer, SectionEntry, ALIGN};
-use crate::index::writer::{section_entry, Out};
+use crate::index::writer::{section_entry, write_atomically, Out};
 use crate::lang::Language;
 
 /// Longest answer, in cells.
@@ -139,13 +139,7 @@ impl ClueWriter {
     /// Writes the file atomically (temporary file, then rename).
     pub fn write_to(&self, path: &Path) -> io::Result<ClueStats> {
         let (bytes, stats) = self.to_bytes();
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        {
-            let mut file = std::fs::File::create(&tmp)?;
-            file.write_all(&bytes)?;
-            file.sync_all()?;
-        }
-        std::fs::rename(&tmp, path)?;
+        write_atomically(path, &bytes)?;
         Ok(stats)
     }
 

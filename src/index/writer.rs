@@ -114,13 +114,7 @@ impl IndexWriter {
     /// Writes the index to `path` atomically (temporary file, then rename).
     pub fn write_to(&self, path: &Path) -> io::Result<IndexStats> {
         let (bytes, stats) = self.to_bytes()?;
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        {
-            let mut file = std::fs::File::create(&tmp)?;
-            file.write_all(&bytes)?;
-            file.sync_all()?;
-        }
-        std::fs::rename(&tmp, path)?;
+        write_atomically(path, &bytes)?;
         Ok(stats)
     }
 
@@ -287,6 +281,24 @@ impl IndexWriter {
         stats.bytes = out.bytes.len();
         Ok((out.bytes, stats))
     }
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it (`NAME.tmpPID`), synced, then
+/// renamed into place: readers see the old file or the new one, never a part, and existing
+/// mappings of the old file stay valid.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!("{name}.tmp{}", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
 
 /// A section table row for bytes already written, with their checksum.
