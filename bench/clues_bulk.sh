@@ -13,20 +13,12 @@ INDEX_DIR="${CROSSWORD_INDEX_DIR:-indexes}"
 for f in en.cwi en.cwc; do
   [ -f "$INDEX_DIR/$f" ] || { echo "no $INDEX_DIR/$f: build it with cargo run --release -p indexbuild -- build --lang en" >&2; exit 1; }
 done
-command -v wrk >/dev/null || { apt-get install -y -q wrk >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null; }; }
 
 cargo build --quiet --release --bin crossword
-WORK="$(mktemp -d)"
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
-port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 1 100); do python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), 0.2)" 2>/dev/null && return; sleep 0.1; done; }
+source bench/common.sh
 
 BIN=target/release/crossword
-printf '[tiers.patron]\nreads_per_minute = -1\n' > "$WORK/config.toml"
-ACCOUNT=$("$BIN" admin --data-dir "$WORK/data" account create --tier patron | python3 -c 'import sys, json; print(json.load(sys.stdin)["id"])')
-export CROSSWORD_KEY=$("$BIN" admin --data-dir "$WORK/data" key create --account "$ACCOUNT" | python3 -c 'import sys, json; print(json.load(sys.stdin)["key"])')
+patron_key
 
 # 500 answers a constructor's grid would hold: the best 100 of each length 3 to 7.
 for n in 3 4 5 6 7; do "$BIN" words "$(printf '_%.0s' $(seq 1 $n))" --limit 100 --index-dir "$INDEX_DIR" --json; done |
@@ -44,9 +36,6 @@ MANY=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s bench/clues_bulk.l
 curl -s -H "Authorization: Bearer $CROSSWORD_KEY" -H 'Content-Type: application/json' --data @"$WORK/body.json" "http://127.0.0.1:$SP/api/v1/clues/bulk" > "$WORK/response.json"
 HWM=$(awk '/VmHWM/ {print $2}' "/proc/$SERVER/status")
 
-rps() { awk '/Requests\/sec/ {print $2}' <<<"$1"; }
-p() { awk -v q="$2%" '$1 == q {print $2}' <<<"$1"; }
-non2xx() { awk '/Non-2xx/ {print $NF}' <<<"$1"; }
 echo "| clients | requests/s | p50 | p90 | p99 | non-2xx |"
 echo "|---|---:|---:|---:|---:|---:|"
 echo "| 1 | $(rps "$ONE") | $(p "$ONE" 50) | $(p "$ONE" 90) | $(p "$ONE" 99) | $(non2xx "$ONE") |"

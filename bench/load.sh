@@ -12,21 +12,12 @@ CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-2}"
 INDEX_DIR="${CROSSWORD_INDEX_DIR:-indexes}"
 [ -f "$INDEX_DIR/en.cwi" ] || { echo "no $INDEX_DIR/en.cwi: build it with cargo run --release -p indexbuild -- build --lang en" >&2; exit 1; }
-command -v wrk >/dev/null || { apt-get install -y -q wrk >/dev/null 2>&1 || { apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null; }; }
 
 cargo build --quiet --release --bin crossword --example hello_hyper
-WORK="$(mktemp -d)"
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
-
-port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_port() { for _ in $(seq 1 100); do python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), 0.2)" 2>/dev/null && return; sleep 0.1; done; }
+source bench/common.sh
 
 BIN=target/release/crossword
-printf '[tiers.patron]\nreads_per_minute = -1\n[limits]\nopen_per_minute = -1\n' > "$WORK/config.toml"
-ACCOUNT=$("$BIN" admin --data-dir "$WORK/data" account create --tier patron | python3 -c 'import sys, json; print(json.load(sys.stdin)["id"])')
-export CROSSWORD_KEY=$("$BIN" admin --data-dir "$WORK/data" key create --account "$ACCOUNT" | python3 -c 'import sys, json; print(json.load(sys.stdin)["key"])')
+patron_key '[limits]\nopen_per_minute = -1\n'
 
 SP=$(port); HP=$(port)
 RUST_LOG="${RUST_LOG:-warn}" "$BIN" serve --listen "127.0.0.1:$SP" --data-dir "$WORK/data" --index-dir "$INDEX_DIR" --config "$WORK/config.toml" > "$WORK/server.log" 2>&1 &
@@ -46,9 +37,6 @@ WORDS=$(run -s bench/words.lua "http://127.0.0.1:$SP")
 RSS=$(awk '/VmRSS/ {print $2}' "/proc/$SERVER/status")
 HWM=$(awk '/VmHWM/ {print $2}' "/proc/$SERVER/status")
 
-rps() { awk '/Requests\/sec/ {print $2}' <<<"$1"; }
-p() { awk -v q="$2%" '$1 == q {print $2}' <<<"$1"; }
-non2xx() { awk '/Non-2xx/ {print $NF}' <<<"$1"; }
 echo "| server | requests/s | p50 | p99 | non-2xx |"
 echo "|---|---:|---:|---:|---:|"
 echo "| bare hyper hello world | $(rps "$HELLO") | $(p "$HELLO" 50) | $(p "$HELLO" 99) | $(non2xx "$HELLO") |"

@@ -11,7 +11,7 @@
 //!
 //! Around them, the service: [`config`] (plans and limits), [`store`] (durable state in redb),
 //! [`keys`] (API keys), [`api`] (the HTTP adapter), [`server`] (serving and shutdown) and
-//! [`admin`] (account and key administration), and [`wordlist`] (constructors' `WORD;SCORE`
+//! [`admin`] (account and key administration), [`http1`] (chunked bodies for the service's own HTTP clients), and [`wordlist`] (constructors' `WORD;SCORE`
 //! lists, read by `indexbuild` and `crossword fill --wordlist`).
 //!
 //! The `crossword` binary (`src/main.rs`) is a thin command-line adapter over these.
@@ -26,6 +26,7 @@ pub mod api;
 pub mod clues;
 pub mod config;
 pub mod fill;
+pub mod http1;
 pub mod index;
 pub mod keys;
 pub mod lang;

@@ -5,8 +5,8 @@ use std::path::Path;
 
 use super::format::{self, ClueRecord, Header};
 use super::{Kind, Source};
-use crate::index::format::{Footer, SectionEntry, ALIGN};
-use crate::index::{cast, checked_range, corrupt, OpenError, Verify};
+use crate::index::envelope::{Envelope, FileKind};
+use crate::index::{cast, corrupt, OpenError, Verify};
 use crate::lang::Language;
 use crate::mapped::{MappedBytes, MappedFile};
 
@@ -43,49 +43,17 @@ impl ClueBase {
 
     fn from_mapped(file: MappedFile, language: Language, verify: Verify) -> Result<ClueBase, OpenError> {
         let bytes = file.bytes();
-        let (hsize, fsize) = (std::mem::size_of::<Header>(), std::mem::size_of::<Footer>());
-        if bytes.len() < hsize + fsize || bytes.len() % ALIGN != 0 {
-            return corrupt("clue file too short or not a multiple of 8 bytes");
-        }
-        let header: Header = bytemuck::pod_read_unaligned(&bytes[..hsize]);
-        let footer: Footer = bytemuck::pod_read_unaligned(&bytes[bytes.len() - fsize..]);
-        if header.magic != format::MAGIC || footer.magic != format::FOOTER_MAGIC {
-            return corrupt("bad magic number (not a clue file)");
-        }
-        if header.version != format::FORMAT_VERSION {
-            return corrupt(format!(
-                "clue format version {} (this build reads {})",
-                header.version,
-                format::FORMAT_VERSION
-            ));
-        }
-        let body = bytes.len() - fsize;
-        if footer.body_len != body as u64 {
-            return corrupt("footer length does not match the file size (truncated?)");
-        }
-        let code = std::str::from_utf8(&header.language).unwrap_or("").trim_end_matches('\0');
-        if code != language.code() {
-            return corrupt(format!("clue file holds language {code:?}, expected {}", language.code()));
-        }
-        if verify == Verify::Checksum && xxhash_rust::xxh3::xxh3_64(&bytes[..body]) != footer.checksum {
-            return corrupt("checksum mismatch");
-        }
-        let row = std::mem::size_of::<SectionEntry>();
-        let table = bytes
-            .get(hsize..hsize + header.section_count as usize * row)
-            .ok_or_else(|| OpenError::Corrupt("section table out of bounds".into()))?;
-        let sections: Vec<SectionEntry> = table.chunks_exact(row).map(bytemuck::pod_read_unaligned).collect();
-        let find = |kind: u32, check: bool| -> Result<Range<usize>, OpenError> {
-            let s = sections
-                .iter()
-                .find(|s| s.kind == kind)
-                .ok_or_else(|| OpenError::Corrupt(format!("clue section {kind} missing")))?;
-            let range = checked_range(s.offset, s.len, body)?;
-            if check && xxhash_rust::xxh3::xxh3_64(&bytes[range.clone()]) != s.checksum {
-                return corrupt(format!("clue section {kind} checksum mismatch"));
-            }
-            Ok(range)
+        let kind = FileKind {
+            what: "clue file",
+            magic: format::MAGIC,
+            footer_magic: format::FOOTER_MAGIC,
+            version: format::FORMAT_VERSION,
+            header_len: std::mem::size_of::<Header>(),
+            section_count_at: std::mem::offset_of!(Header, section_count),
         };
+        let envelope = Envelope::open(bytes, &kind, language, verify)?;
+        let header: Header = bytemuck::pod_read_unaligned(&bytes[..kind.header_len]);
+        let find = |kind: u32, check: bool| envelope.find(kind, check);
         // The small sections are checked at open (the fst parser must never see corrupt bytes);
         // the bulk (records and text) is covered by the footer checksum at install time.
         let fst_range = find(format::section::FST, true)?;

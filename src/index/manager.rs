@@ -80,7 +80,7 @@ struct MappedClues {
     checked: Instant,
 }
 
-/// Length and modification times of `CODE.cwc` and `CODE.cwc.zst`.
+/// Length and modification time of a plain file, and modification time of its `.zst` form.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct FileStamp(Option<(u64, SystemTime)>, Option<SystemTime>);
 
@@ -88,6 +88,20 @@ impl FileStamp {
     fn of(plain: &Path, packed: &Path) -> FileStamp {
         let stat = |p: &Path| p.metadata().ok().and_then(|m| Some((m.len(), m.modified().ok()?)));
         FileStamp(stat(plain), stat(packed).map(|(_, t)| t))
+    }
+
+    /// Neither file exists.
+    fn is_missing(&self) -> bool {
+        self.0.is_none() && self.1.is_none()
+    }
+
+    /// The compressed file must be installed: the plain one is missing or older.
+    fn needs_install(&self) -> bool {
+        match (&self.0, self.1) {
+            (None, _) => true,
+            (Some((_, plain)), Some(packed)) => packed > *plain,
+            (Some(_), None) => false,
+        }
     }
 }
 
@@ -266,18 +280,13 @@ impl IndexManager {
             }
         }
         let _loading = slot.loading.lock();
-        if stamp.0.is_none() && stamp.1.is_none() {
+        if stamp.is_missing() {
             slot.clues.write().take();
             return Ok(None);
         }
         let code = language.code();
         let fail = |e: OpenError| LoadError::Failed(code, e);
-        let stale = match (&stamp.0, stamp.1) {
-            (None, _) => true,
-            (Some((_, p)), Some(z)) => z > *p,
-            (Some(_), None) => false,
-        };
-        if stale {
+        if stamp.needs_install() {
             install_compressed(&packed, &plain, |tmp| ClueBase::open(tmp, language, Verify::Checksum).map(drop))
                 .map_err(fail)?;
         }
@@ -320,16 +329,11 @@ impl IndexManager {
         let plain = self.index_path(language);
         let packed = self.compressed_path(language);
         let fail = |e: OpenError| LoadError::Failed(code, e);
-        let stale = match (plain.metadata(), packed.metadata()) {
-            (Err(_), Err(_)) => return Err(LoadError::NotAvailable(code)),
-            (Err(_), Ok(_)) => true,
-            (Ok(_), Err(_)) => false,
-            (Ok(p), Ok(z)) => match (p.modified(), z.modified()) {
-                (Ok(p), Ok(z)) => z > p,
-                _ => false,
-            },
-        };
-        if stale {
+        let stamp = FileStamp::of(&plain, &packed);
+        if stamp.is_missing() {
+            return Err(LoadError::NotAvailable(code));
+        }
+        if stamp.needs_install() {
             // Checksummed while installing; the open below only re-checks the structure.
             install_compressed(&packed, &plain, |tmp| Index::open(tmp, language, Verify::Checksum).map(drop))
                 .map_err(fail)?;

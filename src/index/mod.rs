@@ -8,6 +8,7 @@
 //! A pattern query intersects one posting set per fixed cell and walks the intersection in rank
 //! order, so the first `limit` hits found are already the best-scored ones.
 
+pub(crate) mod envelope;
 pub mod format;
 mod manager;
 mod pattern;
@@ -117,50 +118,23 @@ impl Index {
 
     fn from_mapped(file: MappedFile, language: Language, verify: Verify) -> Result<Index, OpenError> {
         let bytes = file.bytes();
-        let (hsize, fsize) = (std::mem::size_of::<Header>(), std::mem::size_of::<Footer>());
-        if bytes.len() < hsize + fsize || bytes.len() % ALIGN != 0 {
-            return corrupt("file too short or not a multiple of 8 bytes");
-        }
-        let header: Header = bytemuck::pod_read_unaligned(&bytes[..hsize]);
-        let footer: Footer = bytemuck::pod_read_unaligned(&bytes[bytes.len() - fsize..]);
-        if header.magic != MAGIC || footer.magic != FOOTER_MAGIC || footer.reserved != 0 {
-            return corrupt("bad magic number (not an index file)");
-        }
-        if header.version != FORMAT_VERSION {
-            return corrupt(format!("format version {} (this build reads {FORMAT_VERSION})", header.version));
-        }
-        if footer.body_len != (bytes.len() - fsize) as u64 {
-            return corrupt("footer length does not match the file size (truncated?)");
-        }
-        let code = std::str::from_utf8(&header.language).unwrap_or("").trim_end_matches('\0');
-        if code != language.code() {
-            return corrupt(format!("file holds language {code:?}, expected {}", language.code()));
-        }
-        if verify == Verify::Checksum && xxhash_rust::xxh3::xxh3_64(&bytes[..bytes.len() - fsize]) != footer.checksum {
-            return corrupt("checksum mismatch");
-        }
-        let body = bytes.len() - fsize;
-        let table_len = header.section_count as usize * std::mem::size_of::<SectionEntry>();
-        let sections: Vec<SectionEntry> = match bytes.get(hsize..hsize + table_len) {
-            Some(t) => t.chunks_exact(std::mem::size_of::<SectionEntry>()).map(bytemuck::pod_read_unaligned).collect(),
-            None => return corrupt("section table out of bounds"),
+        let kind = envelope::FileKind {
+            what: "index file",
+            magic: MAGIC,
+            footer_magic: FOOTER_MAGIC,
+            version: FORMAT_VERSION,
+            header_len: std::mem::size_of::<Header>(),
+            section_count_at: std::mem::offset_of!(Header, section_count),
         };
-        let find = |kind: u32| -> Result<Range<usize>, OpenError> {
-            let s = sections
-                .iter()
-                .find(|s| s.kind == kind)
-                .ok_or_else(|| OpenError::Corrupt(format!("section {kind} missing")))?;
-            let range = checked_range(s.offset, s.len, body)?;
-            if xxhash_rust::xxh3::xxh3_64(&bytes[range.clone()]) != s.checksum {
-                return corrupt(format!("section {kind} checksum mismatch"));
-            }
-            Ok(range)
-        };
+        let envelope = envelope::Envelope::open(bytes, &kind, language, verify)?;
+        let header: Header = bytemuck::pod_read_unaligned(&bytes[..kind.header_len]);
+        let find = |kind: u32| envelope.find(kind, true);
+        let body = envelope.body();
         let cells = find(section::CELLS)?;
         let groups_range = find(section::GROUPS)?;
         let fst_range = find(section::FST)?;
         let meta = find(section::META)?;
-        let folds = match sections.iter().any(|s| s.kind == section::FOLD) {
+        let folds = match envelope.has(section::FOLD) {
             true => find(section::FOLD)?,
             false => 0..0,
         };

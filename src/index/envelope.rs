@@ -1,0 +1,103 @@
+//! What index files and clue files share around their own records: a header that starts with
+//! magic, version, header length and language code; a section table; a footer with the body's
+//! length and checksum. [`Envelope::open`] checks all of it once for both readers.
+
+use std::ops::Range;
+
+use super::format::{Footer, SectionEntry, ALIGN};
+use super::{checked_range, corrupt, OpenError, Verify};
+use crate::lang::Language;
+
+/// The constants that tell one file kind from another.
+pub(crate) struct FileKind {
+    /// "index file", "clue file": used in error messages.
+    pub what: &'static str,
+    /// First eight bytes.
+    pub magic: [u8; 8],
+    /// Last eight bytes.
+    pub footer_magic: [u8; 8],
+    /// The only format version this build reads.
+    pub version: u32,
+    /// Size of the header.
+    pub header_len: usize,
+    /// Offset of the header's `section_count` (u32).
+    pub section_count_at: usize,
+}
+
+/// A checked file: its body length and section table.
+pub(crate) struct Envelope<'a> {
+    bytes: &'a [u8],
+    body: usize,
+    sections: Vec<SectionEntry>,
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+impl<'a> Envelope<'a> {
+    /// Checks size and alignment, both magic numbers, the version, the footer's length, the
+    /// language code (header bytes 16..24), the body checksum when `verify` asks for it, and
+    /// reads the section table that follows the header.
+    pub(crate) fn open(
+        bytes: &'a [u8],
+        kind: &FileKind,
+        language: Language,
+        verify: Verify,
+    ) -> Result<Envelope<'a>, OpenError> {
+        let fsize = std::mem::size_of::<Footer>();
+        if bytes.len() < kind.header_len + fsize || bytes.len() % ALIGN != 0 {
+            return corrupt(format!("{} too short or not a multiple of 8 bytes", kind.what));
+        }
+        let body = bytes.len() - fsize;
+        let footer: Footer = bytemuck::pod_read_unaligned(&bytes[body..]);
+        if bytes[..8] != kind.magic || footer.magic != kind.footer_magic || footer.reserved != 0 {
+            return corrupt(format!("bad magic number (not an {})", kind.what));
+        }
+        let version = u32_at(bytes, 8);
+        if version != kind.version {
+            return corrupt(format!("{} format version {version} (this build reads {})", kind.what, kind.version));
+        }
+        if footer.body_len != body as u64 {
+            return corrupt("footer length does not match the file size (truncated?)");
+        }
+        let code = std::str::from_utf8(&bytes[16..24]).unwrap_or("").trim_end_matches('\0');
+        if code != language.code() {
+            return corrupt(format!("{} holds language {code:?}, expected {}", kind.what, language.code()));
+        }
+        if verify == Verify::Checksum && xxhash_rust::xxh3::xxh3_64(&bytes[..body]) != footer.checksum {
+            return corrupt("checksum mismatch");
+        }
+        let row = std::mem::size_of::<SectionEntry>();
+        let table_len = u32_at(bytes, kind.section_count_at) as usize * row;
+        let sections = match bytes.get(kind.header_len..kind.header_len + table_len) {
+            Some(t) => t.chunks_exact(row).map(bytemuck::pod_read_unaligned).collect(),
+            None => return corrupt("section table out of bounds"),
+        };
+        Ok(Envelope { bytes, body, sections })
+    }
+
+    /// Bytes before the footer: every offset in the file must stay below this.
+    pub(crate) fn body(&self) -> usize {
+        self.body
+    }
+
+    /// True when the file has a section of `kind`.
+    pub(crate) fn has(&self, kind: u32) -> bool {
+        self.sections.iter().any(|s| s.kind == kind)
+    }
+
+    /// The byte range of the section of `kind`, its checksum verified when `check` is set.
+    pub(crate) fn find(&self, kind: u32, check: bool) -> Result<Range<usize>, OpenError> {
+        let s = self
+            .sections
+            .iter()
+            .find(|s| s.kind == kind)
+            .ok_or_else(|| OpenError::Corrupt(format!("section {kind} missing")))?;
+        let range = checked_range(s.offset, s.len, self.body)?;
+        if check && xxhash_rust::xxh3::xxh3_64(&self.bytes[range.clone()]) != s.checksum {
+            return corrupt(format!("section {kind} checksum mismatch"));
+        }
+        Ok(range)
+    }
+}
