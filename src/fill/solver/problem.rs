@@ -1,277 +1,15 @@
-//! The grid solver: a constraint search over the word index.
-//!
-//! * **Variables** are the slots still to fill; a slot's **domain** is a bitset over the ranks of
-//!   its length group (best score first), cut at the quality goal and narrowed by the fixed cells
-//!   through the index's posting sets.
-//! * **Propagation** keeps every crossing arc-consistent: the cells one slot can still put in a
-//!   shared square bound the other slot's domain (AC-3). Large domains are filtered with
-//!   word-parallel posting operations, small ones by scanning their entries' cells.
-//! * **Search** picks the slot with the fewest candidates (ties: the longest), tries candidates
-//!   best score first, and never uses an entry twice. It restarts with a growing node budget and
-//!   shuffled ties, which escapes early bad choices; an exhausted search without a budget cut is
-//!   a proof that the grid cannot be filled.
-//! * **Quality first, then fill**: the search runs at the quality goal (`min_score`) first and,
-//!   when that fails or is proved impossible, goes lower; the quality report shows what it took.
+//! One search at one quality level: domains, propagation and the backtracking search.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::grid::{Grid, Slot, Square};
-use super::quality::{self, Quality};
-use crate::index::{Index, Postings};
-
-/// How to fill.
-#[derive(Debug, Clone)]
-pub struct FillOptions {
-    /// The quality goal: prefer entries scoring at least this.
-    pub min_score: u32,
-    /// Time budget.
-    pub max_time: Duration,
-    /// Variety on demand: the same seed gives the same fill; `None` is deterministic too.
-    pub seed: Option<u64>,
-    /// Keep searching until `max_time` even when the search looks hopeless.
-    pub try_hard: bool,
-    /// Never go below `min_score` (benchmarks and "only clean fills" callers).
-    pub strict: bool,
-}
-
-impl Default for FillOptions {
-    fn default() -> FillOptions {
-        FillOptions { min_score: 40, max_time: Duration::from_secs(25), seed: None, try_hard: false, strict: false }
-    }
-}
-
-/// Why nothing was filled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reason {
-    /// The solver stopped early: the grid was proved impossible or looked hopeless.
-    TooDifficult,
-    /// Time ran out.
-    NoSolution,
-    /// A cancel request stopped it.
-    Cancelled,
-}
-
-impl Reason {
-    /// The contract's name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::TooDifficult => "too_difficult",
-            Reason::NoSolution => "no_solution",
-            Reason::Cancelled => "cancelled",
-        }
-    }
-}
-
-/// A snapshot of the search for live progress.
-#[derive(Debug, Clone)]
-pub struct Progress {
-    /// Slots filled now (including pre-filled ones).
-    pub filled: usize,
-    /// Slots in the grid.
-    pub total: usize,
-    /// The cells the solver has written now: (row-major index, letter).
-    pub cells: Vec<(usize, String)>,
-}
-
-/// Search figures.
-#[derive(Debug, Clone, Default)]
-pub struct Stats {
-    /// Search nodes (assignments tried).
-    pub nodes: u64,
-    /// Restarts.
-    pub restarts: u32,
-    /// The quality level of the returned fill.
-    pub min_score_used: u32,
-    /// The search proved that no complete fill exists at any level.
-    pub proved_impossible: bool,
-    /// Wall time.
-    pub elapsed: Duration,
-}
-
-/// What a fill returns.
-#[derive(Debug, Clone)]
-pub struct FillResult {
-    /// The grid as filled (the best partial fill when no complete one was found).
-    pub grid: Grid,
-    /// Slots whose every cell holds a letter.
-    pub slots_filled: usize,
-    /// Slots in the grid.
-    pub slots_total: usize,
-    /// Scores and weak entries.
-    pub quality: Quality,
-    /// Present when no cell was filled.
-    pub reason: Option<Reason>,
-    /// Search figures.
-    pub stats: Stats,
-}
-
-/// How often progress is reported.
-const PROGRESS_EVERY: Duration = Duration::from_millis(100);
-
-/// Fills `grid` with entries of `index`. Checks `cancel` often (a cancel stops within a few
-/// milliseconds) and calls `on_progress` about ten times a second.
-pub fn fill(
-    index: &Index,
-    grid: &Grid,
-    options: &FillOptions,
-    cancel: &AtomicBool,
-    on_progress: &mut dyn FnMut(&Progress),
-) -> FillResult {
-    let started = Instant::now();
-    let deadline = started + options.max_time;
-    let min_len = index.language().spec().min_slot_length as usize;
-    let slots = grid.slots(min_len);
-    let mut stats = Stats { min_score_used: options.min_score, ..Stats::default() };
-
-    // Quality first: a share of the time at the goal, the rest with every entry.
-    let mut levels = vec![options.min_score];
-    if options.min_score > 0 && !options.strict {
-        levels.push(0);
-    }
-    let mut best: Option<Vec<Option<u32>>> = None;
-    let mut best_problem: Option<Problem> = None;
-    let mut stopped: Option<Reason> = None;
-    for (i, &level) in levels.iter().enumerate() {
-        let last = i + 1 == levels.len();
-        let level_deadline = if last { deadline } else { started + options.max_time.mul_f64(0.6) };
-        let mut problem = Problem::new(index, grid, &slots, level, options.seed.unwrap_or(0));
-        let outcome = problem.solve(level_deadline, options.try_hard, cancel, on_progress);
-        stats.nodes += problem.nodes;
-        stats.restarts += problem.restarts;
-        stats.min_score_used = level;
-        let improved = best.as_ref().is_none_or(|b| count(&problem.best) > count(b));
-        match outcome {
-            Outcome::Solved => {
-                best = Some(problem.best.clone());
-                best_problem = Some(problem);
-                stopped = None;
-                break;
-            }
-            Outcome::Impossible => {
-                stats.proved_impossible = last;
-                stopped = Some(Reason::TooDifficult);
-            }
-            Outcome::Cancelled => stopped = Some(Reason::Cancelled),
-            Outcome::TimedOut => stopped = Some(Reason::NoSolution),
-            Outcome::GaveUp => stopped = Some(Reason::TooDifficult),
-        }
-        if improved {
-            best = Some(problem.best.clone());
-            best_problem = Some(problem);
-        }
-        if matches!(outcome, Outcome::Cancelled) || Instant::now() >= deadline {
-            break;
-        }
-    }
-
-    let mut filled = grid.clone();
-    if let (Some(assignment), Some(problem)) = (&best, &best_problem) {
-        problem.write(assignment, &mut filled);
-    }
-    if slots.iter().all(|s| filled.slot_text(s).is_some()) && !cancel.load(Ordering::Relaxed) {
-        // Time left over buys a better fill: up to the solve's own time again (at least 0.2 s).
-        let polish_until = deadline.min(Instant::now() + started.elapsed().max(POLISH_AT_LEAST));
-        filled = polish(index, grid, filled, &slots, stats.min_score_used, polish_until, cancel);
-    }
-    let slots_filled = slots.iter().filter(|s| filled.slot_text(s).is_some()).count();
-    let solver_wrote = filled.squares().iter().zip(grid.squares()).any(|(a, b)| a != b);
-    let complete = slots_filled == slots.len();
-    let reason = if complete || solver_wrote { None } else { Some(stopped.unwrap_or(Reason::NoSolution)) };
-    stats.elapsed = started.elapsed();
-    FillResult {
-        quality: quality::report(index, &filled, &slots, options.min_score),
-        grid: filled,
-        slots_filled,
-        slots_total: slots.len(),
-        reason,
-        stats,
-    }
-}
-
-/// Shortest time given to [`polish`] after a fill.
-const POLISH_AT_LEAST: Duration = Duration::from_millis(200);
-/// Longest search for one neighbourhood during [`polish`].
-const POLISH_STEP: Duration = Duration::from_millis(100);
-
-/// Local improvement of a complete fill. From the weakest entry up, the entry and its crossers
-/// are cleared (letters the caller gave stay) and re-solved best-first, first asking every new
-/// word to beat the weakest old one (by 5, then by 1), then for any fill at the old level; the
-/// new words are kept when their total score is higher. Entries the list does not know (the
-/// caller's own) are never touched. Passes repeat while one improves something, until `until`.
-pub(super) fn polish(
-    index: &Index,
-    original: &Grid,
-    mut current: Grid,
-    slots: &[Slot],
-    level: u32,
-    until: Instant,
-    cancel: &AtomicBool,
-) -> Grid {
-    let score_of = |g: &Grid, s: &Slot| g.slot_text(s).and_then(|t| index.score(&t)).map(u32::from);
-    let crossers: Vec<Vec<usize>> = slots
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            (0..slots.len()).filter(|&j| j != i && slots[j].cells.iter().any(|c| s.cells.contains(c))).collect()
-        })
-        .collect();
-    let mut improved = true;
-    while improved && Instant::now() < until && !cancel.load(Ordering::Relaxed) {
-        improved = false;
-        let mut order: Vec<usize> = (0..slots.len())
-            .filter(|&i| original.slot_text(&slots[i]).is_none() && score_of(&current, &slots[i]).is_some())
-            .collect();
-        order.sort_by_key(|&i| (score_of(&current, &slots[i]), i));
-        for i in order {
-            if Instant::now() >= until || cancel.load(Ordering::Relaxed) {
-                break;
-            }
-            let hood: Vec<usize> = std::iter::once(i).chain(crossers[i].iter().copied()).collect();
-            let before: Vec<Option<u32>> = hood.iter().map(|&j| score_of(&current, &slots[j])).collect();
-            if before.iter().any(Option::is_none) {
-                continue;
-            }
-            let mut cleared = current.clone();
-            for &j in &hood {
-                for &cell in &slots[j].cells {
-                    if original.squares()[cell] == Square::Empty {
-                        cleared.set(cell, Square::Empty);
-                    }
-                }
-            }
-            let weakest = before.iter().flatten().copied().min().unwrap_or(0);
-            // Ask first for a neighbourhood whose weakest word is better, then for any better total.
-            for floor in [weakest + 5, weakest + 1, weakest.min(level)] {
-                if Instant::now() >= until {
-                    break;
-                }
-                let mut problem = Problem::new(index, &cleared, slots, floor, 0);
-                let step_until = until.min(Instant::now() + POLISH_STEP);
-                if problem.solve(step_until, false, cancel, &mut |_| {}) != Outcome::Solved {
-                    continue;
-                }
-                let mut candidate = cleared.clone();
-                problem.write(&problem.best, &mut candidate);
-                let after: Vec<Option<u32>> = hood.iter().map(|&j| score_of(&candidate, &slots[j])).collect();
-                let total = |v: &[Option<u32>]| v.iter().flatten().sum::<u32>();
-                if after.iter().all(Option::is_some) && total(&after) > total(&before) {
-                    current = candidate;
-                    improved = true;
-                    break;
-                }
-            }
-        }
-    }
-    current
-}
-
-fn count(assignment: &[Option<u32>]) -> usize {
-    assignment.iter().filter(|a| a.is_some()).count()
-}
+use super::bits::*;
+use super::{Progress, PROGRESS_EVERY};
+use crate::fill::grid::{Grid, Slot, Square};
+use crate::index::Index;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Outcome {
+pub(super) enum Outcome {
     Solved,
     Impossible,
     TimedOut,
@@ -286,77 +24,8 @@ enum Dfs {
     Stop(Outcome),
 }
 
-/// A bitset over the ranks of one length group.
-type Bits = Vec<u64>;
-
-fn popcount(bits: &[u64]) -> u32 {
-    bits.iter().map(|w| w.count_ones()).sum()
-}
-
-fn test(bits: &[u64], r: u32) -> bool {
-    bits.get(r as usize / 64).is_some_and(|w| w >> (r % 64) & 1 == 1)
-}
-
-fn clear(bits: &mut [u64], r: u32) -> bool {
-    match bits.get_mut(r as usize / 64) {
-        Some(w) if *w >> (r % 64) & 1 == 1 => {
-            *w &= !(1 << (r % 64));
-            true
-        }
-        _ => false,
-    }
-}
-
-fn ones(bits: &[u64]) -> impl Iterator<Item = u32> + '_ {
-    bits.iter().enumerate().flat_map(|(i, &w)| {
-        let mut w = w;
-        std::iter::from_fn(move || {
-            if w == 0 {
-                return None;
-            }
-            let b = w.trailing_zeros();
-            w &= w - 1;
-            Some(i as u32 * 64 + b)
-        })
-    })
-}
-
-/// `bits &= set` (or `bits &= !set` when `negate`); returns whether anything changed.
-fn and_postings(bits: &mut [u64], set: &Postings<'_>, negate: bool) -> bool {
-    let mut changed = false;
-    match set {
-        Postings::Bitset(words) => {
-            for (b, &w) in bits.iter_mut().zip(words.iter()) {
-                let new = if negate { *b & !w } else { *b & w };
-                changed |= new != *b;
-                *b = new;
-            }
-        }
-        Postings::List(ranks) => {
-            if negate {
-                for &r in ranks.iter() {
-                    changed |= clear(bits, r);
-                }
-            } else {
-                let mut kept = vec![0u64; bits.len()];
-                for &r in ranks.iter() {
-                    if test(bits, r) {
-                        kept[r as usize / 64] |= 1 << (r % 64);
-                    }
-                }
-                changed = kept != bits;
-                bits.copy_from_slice(&kept);
-            }
-        }
-    }
-    changed
-}
-
-fn intersects(bits: &[u64], set: &Postings<'_>) -> bool {
-    match set {
-        Postings::Bitset(words) => bits.iter().zip(words.iter()).any(|(a, b)| a & b != 0),
-        Postings::List(ranks) => ranks.iter().any(|&r| test(bits, r)),
-    }
+pub(super) fn count(assignment: &[Option<u32>]) -> usize {
+    assignment.iter().filter(|a| a.is_some()).count()
 }
 
 /// Scanning a domain beats posting operations below this many candidates.
@@ -372,20 +41,20 @@ struct Var<'a> {
 }
 
 /// One search at one quality level.
-struct Problem<'a> {
+pub(super) struct Problem<'a> {
     index: &'a Index,
     vars: Vec<Var<'a>>,
     domains: Vec<Bits>,
     counts: Vec<u32>,
     assigned: Vec<Option<u32>>,
-    best: Vec<Option<u32>>,
+    pub(super) best: Vec<Option<u32>>,
     /// (var, saved domain) to restore on backtrack.
     trail: Vec<(usize, Bits)>,
     saved_at: Vec<u32>,
     level: u32,
     root_failed: bool,
-    nodes: u64,
-    restarts: u32,
+    pub(super) nodes: u64,
+    pub(super) restarts: u32,
     rng: u64,
     cell_count: usize,
     last_progress: Instant,
@@ -400,7 +69,7 @@ struct Problem<'a> {
 }
 
 impl<'a> Problem<'a> {
-    fn new(index: &'a Index, grid: &Grid, slots: &[Slot], min_score: u32, seed: u64) -> Problem<'a> {
+    pub(super) fn new(index: &'a Index, grid: &Grid, slots: &[Slot], min_score: u32, seed: u64) -> Problem<'a> {
         // Slots already complete (theme entries, pre-placed words) are constraints, not variables.
         let mut vars = Vec::new();
         let mut taken: Vec<(usize, u32)> = Vec::new();
@@ -747,7 +416,7 @@ impl<'a> Problem<'a> {
         Dfs::Exhausted
     }
 
-    fn solve(
+    pub(super) fn solve(
         &mut self,
         level_deadline: Instant,
         try_hard: bool,
@@ -806,7 +475,7 @@ impl<'a> Problem<'a> {
     }
 
     /// Writes an assignment into a grid.
-    fn write(&self, assignment: &[Option<u32>], grid: &mut Grid) {
+    pub(super) fn write(&self, assignment: &[Option<u32>], grid: &mut Grid) {
         for (v, a) in assignment.iter().enumerate() {
             let Some(rank) = a else { continue };
             let Some(ids) = self.index.entry_cells(self.vars[v].len, *rank) else { continue };
@@ -818,3 +487,4 @@ impl<'a> Problem<'a> {
         }
     }
 }
+
