@@ -371,6 +371,7 @@ fn fill_command(
                 "restarts": result.stats.restarts,
                 "minScoreUsed": result.stats.min_score_used,
                 "provedImpossible": result.stats.proved_impossible,
+                "polishSeconds": result.stats.polish.as_secs_f64(),
                 "meanScore": mean,
             }
         });

@@ -75,3 +75,11 @@ pub(super) fn intersects(bits: &[u64], set: &Postings<'_>) -> bool {
         Postings::List(ranks) => ranks.iter().any(|&r| test(bits, r)),
     }
 }
+
+/// How many ranks are in both `bits` and `set`.
+pub(super) fn count_common(bits: &[u64], set: &Postings<'_>) -> u32 {
+    match set {
+        Postings::Bitset(words) => bits.iter().zip(words.iter()).map(|(a, b)| (a & b).count_ones()).sum(),
+        Postings::List(ranks) => ranks.iter().filter(|&&r| test(bits, r)).count() as u32,
+    }
+}

@@ -4,12 +4,16 @@
 //!   its length group (best score first), cut at the quality goal and narrowed by the fixed cells
 //!   through the index's posting sets.
 //! * **Propagation** keeps every crossing arc-consistent: the cells one slot can still put in a
-//!   shared square bound the other slot's domain (AC-3). Large domains are filtered with
-//!   word-parallel posting operations, small ones by scanning their entries' cells.
-//! * **Search** picks the slot with the fewest candidates (ties: the longest), tries candidates
-//!   best score first, and never uses an entry twice. It restarts with a growing node budget and
-//!   shuffled ties, which escapes early bad choices; an exhausted search without a budget cut is
-//!   a proof that the grid cannot be filled.
+//!   shared square bound the other slot's domain (AC-3). Each slot keeps, per position, a mask of
+//!   the cells it may still hold, so a crossing costs work only when a cell really disappears.
+//!   Large domains are filtered with word-parallel posting operations, small ones by scanning
+//!   their entries' cells (one pass for every position).
+//! * **Search** picks the slot with the fewest candidates per unit of failure weight (dom/wdeg;
+//!   ties: the longest) and tries its candidates by score band, then least constraining first:
+//!   the words whose letters leave the open crossing slots the most candidates. No entry is used
+//!   twice. It restarts with a slowly growing node budget and shuffled near-ties, keeping the
+//!   failure weights, which escapes early bad choices; an exhausted search without a budget cut
+//!   is a proof that the grid cannot be filled.
 //! * **Quality first, then fill**: the search runs at the quality goal (`min_score`) first and,
 //!   when that fails or is proved impossible, goes lower; the quality report shows what it took.
 
@@ -95,6 +99,8 @@ pub struct Stats {
     pub proved_impossible: bool,
     /// Wall time.
     pub elapsed: Duration,
+    /// Part of the wall time spent polishing a complete fill.
+    pub polish: Duration,
 }
 
 /// What a fill returns.
@@ -180,7 +186,9 @@ pub fn fill(
     if slots.iter().all(|s| filled.slot_text(s).is_some()) && !cancel.load(Ordering::Relaxed) {
         // Time left over buys a better fill: up to the solve's own time again (at least 0.2 s).
         let polish_until = deadline.min(Instant::now() + started.elapsed().max(POLISH_AT_LEAST));
+        let polish_started = Instant::now();
         filled = polish(index, grid, filled, &slots, stats.min_score_used, polish_until, cancel);
+        stats.polish = polish_started.elapsed();
     }
     let slots_filled = slots.iter().filter(|s| filled.slot_text(s).is_some()).count();
     let solver_wrote = filled.squares().iter().zip(grid.squares()).any(|(a, b)| a != b);
@@ -196,4 +204,3 @@ pub fn fill(
         stats,
     }
 }
-
