@@ -10,13 +10,16 @@ use crate::index::Index;
 /// Shortest time given to the polish after a fill.
 pub(super) const POLISH_AT_LEAST: Duration = Duration::from_millis(200);
 /// Longest search for one neighbourhood during the polish.
-const POLISH_STEP: Duration = Duration::from_millis(100);
+const POLISH_STEP: Duration = Duration::from_millis(50);
+/// How far a neighbourhood reaches: 1 is an entry and its crossers, 2 adds their crossers.
+const POLISH_RADIUS: usize = 2;
 
-/// Local improvement of a complete fill. From the weakest entry up, the entry and its crossers
-/// are cleared (letters the caller gave stay) and re-solved best-first, first asking every new
-/// word to beat the weakest old one (by 5, then by 1), then for any fill at the old level; the
-/// new words are kept when their total score is higher. Entries the list does not know (the
-/// caller's own) are never touched. Passes repeat while one improves something, until `until`.
+/// Local improvement of a complete fill, one weak entry at a time, weakest first: the entry's
+/// neighbourhood (its crossers, then also theirs) is cleared, except letters the caller gave,
+/// and re-solved asking the entry for a better word and every other entry for at least its
+/// current score, so each accepted change raises the total. Entries already at the list's best
+/// score for their length are not tried; entries the list does not know (the caller's own) are
+/// never touched. Passes repeat while one improves something, until `until`.
 pub(crate) fn polish(
     index: &Index,
     original: &Grid,
@@ -27,6 +30,8 @@ pub(crate) fn polish(
     cancel: &AtomicBool,
 ) -> Grid {
     let score_of = |g: &Grid, s: &Slot| g.slot_text(s).and_then(|t| index.score(&t)).map(u32::from);
+    let best_possible: Vec<u32> =
+        slots.iter().map(|s| index.scores_of_length(s.len).first().map_or(0, |&b| u32::from(b))).collect();
     let crossers: Vec<Vec<usize>> = slots
         .iter()
         .enumerate()
@@ -34,50 +39,60 @@ pub(crate) fn polish(
             (0..slots.len()).filter(|&j| j != i && slots[j].cells.iter().any(|c| s.cells.contains(c))).collect()
         })
         .collect();
+    let stop = || Instant::now() >= until || cancel.load(Ordering::Relaxed);
     let mut improved = true;
-    while improved && Instant::now() < until && !cancel.load(Ordering::Relaxed) {
+    while improved && !stop() {
         improved = false;
+        let scores: Vec<Option<u32>> = slots.iter().map(|s| score_of(&current, s)).collect();
         let mut order: Vec<usize> = (0..slots.len())
-            .filter(|&i| original.slot_text(&slots[i]).is_none() && score_of(&current, &slots[i]).is_some())
+            .filter(|&i| original.slot_text(&slots[i]).is_none() && scores[i].is_some_and(|s| s < best_possible[i]))
             .collect();
-        order.sort_by_key(|&i| (score_of(&current, &slots[i]), i));
+        order.sort_by_key(|&i| (scores[i], i));
         for i in order {
-            if Instant::now() >= until || cancel.load(Ordering::Relaxed) {
-                break;
-            }
-            let hood: Vec<usize> = std::iter::once(i).chain(crossers[i].iter().copied()).collect();
-            let before: Vec<Option<u32>> = hood.iter().map(|&j| score_of(&current, &slots[j])).collect();
-            if before.iter().any(Option::is_none) {
+            // An earlier change in this pass may have moved this entry already.
+            let Some(score) = score_of(&current, &slots[i]) else { continue };
+            if score >= best_possible[i] {
                 continue;
             }
-            let mut cleared = current.clone();
-            for &j in &hood {
-                for &cell in &slots[j].cells {
-                    if original.squares()[cell] == Square::Empty {
-                        cleared.set(cell, Square::Empty);
-                    }
-                }
-            }
-            let weakest = before.iter().flatten().copied().min().unwrap_or(0);
-            // Ask first for a neighbourhood whose weakest word is better, then for any better total.
-            for floor in [weakest + 5, weakest + 1, weakest.min(level)] {
-                if Instant::now() >= until {
+            let mut hood = vec![i];
+            for _ in 0..POLISH_RADIUS {
+                if stop() {
                     break;
                 }
-                let mut problem = Problem::new(index, &cleared, slots, floor, 0);
+                let ring: Vec<usize> = hood.iter().flat_map(|&j| crossers[j].iter().copied()).collect();
+                hood.extend(ring);
+                hood.sort_unstable();
+                hood.dedup();
+                let mut cleared = current.clone();
+                for &j in &hood {
+                    for &cell in &slots[j].cells {
+                        if original.squares()[cell] == Square::Empty {
+                            cleared.set(cell, Square::Empty);
+                        }
+                    }
+                }
+                let floors: Vec<u32> = slots
+                    .iter()
+                    .enumerate()
+                    .map(|(j, s)| if j == i { score + 1 } else { score_of(&current, s).unwrap_or(level) })
+                    .collect();
+                let mut problem = Problem::with_floors(index, &cleared, slots, &floors, 0);
                 let step_until = until.min(Instant::now() + POLISH_STEP);
                 if problem.solve(step_until, false, cancel, &mut |_| {}) != Outcome::Solved {
                     continue;
                 }
-                let mut candidate = cleared.clone();
+                let mut candidate = cleared;
                 problem.write(&problem.best, &mut candidate);
-                let after: Vec<Option<u32>> = hood.iter().map(|&j| score_of(&candidate, &slots[j])).collect();
-                let total = |v: &[Option<u32>]| v.iter().flatten().sum::<u32>();
-                if after.iter().all(Option::is_some) && total(&after) > total(&before) {
+                let total = |g: &Grid| slots.iter().filter_map(|s| score_of(g, s)).sum::<u32>();
+                let complete = slots.iter().all(|s| candidate.slot_text(s).is_some());
+                if complete && total(&candidate) > total(&current) {
                     current = candidate;
                     improved = true;
                     break;
                 }
+            }
+            if stop() {
+                break;
             }
         }
     }

@@ -56,6 +56,8 @@ struct Var<'a> {
     cells: Vec<usize>,
     /// (position in this slot, other var, position in the other) for each crossing.
     crossings: Vec<(usize, usize, usize)>,
+    /// Lowest score allowed.
+    floor: u32,
 }
 
 /// One search at one quality level.
@@ -94,12 +96,18 @@ pub(super) struct Problem<'a> {
 }
 
 impl<'a> Problem<'a> {
+    /// A search for the open slots of `grid` with entries scoring at least `min_score`.
     pub(super) fn new(index: &'a Index, grid: &Grid, slots: &[Slot], min_score: u32, seed: u64) -> Problem<'a> {
+        Problem::with_floors(index, grid, slots, &vec![min_score; slots.len()], seed)
+    }
+
+    /// Like [`Problem::new`] with a score floor per slot (`floors[i]` for `slots[i]`).
+    pub(super) fn with_floors(index: &'a Index, grid: &Grid, slots: &[Slot], floors: &[u32], seed: u64) -> Problem<'a> {
         // Slots already complete (theme entries, pre-placed words) are constraints, not variables.
         let mut vars = Vec::new();
         let mut taken: Vec<(usize, u32)> = Vec::new();
         let mut prefilled_slots = 0;
-        for slot in slots {
+        for (slot, &floor) in slots.iter().zip(floors) {
             match grid.slot_text(slot) {
                 Some(text) => {
                     prefilled_slots += 1;
@@ -112,6 +120,7 @@ impl<'a> Problem<'a> {
                     entries: index.cells_of_length(slot.len),
                     cells: slot.cells.clone(),
                     crossings: Vec::new(),
+                    floor,
                 }),
             }
         }
@@ -133,7 +142,7 @@ impl<'a> Problem<'a> {
         let mut domains = Vec::with_capacity(vars.len());
         for var in &vars {
             let scores = index.scores_of_length(var.len);
-            let cutoff = scores.partition_point(|&s| s as u32 >= min_score);
+            let cutoff = scores.partition_point(|&s| s as u32 >= var.floor);
             let mut bits = vec![0u64; index.count_of_length(var.len).div_ceil(64)];
             for (w, word) in bits.iter_mut().enumerate() {
                 let lo = w * 64;
