@@ -149,7 +149,7 @@ pub fn fill(
     for (i, &level) in levels.iter().enumerate() {
         let last = i + 1 == levels.len();
         let level_deadline = if last { deadline } else { started + options.max_time.mul_f64(0.6) };
-        let mut problem = Problem::new(index, grid, &slots, level, options.seed.unwrap_or(0));
+        let mut problem = Problem::new(index, grid, &slots, level, options.seed);
         let outcome = problem.solve(level_deadline, options.try_hard, cancel, on_progress);
         stats.nodes += problem.nodes;
         stats.restarts += problem.restarts;

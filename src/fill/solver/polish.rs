@@ -76,7 +76,7 @@ pub(crate) fn polish(
                     .enumerate()
                     .map(|(j, s)| if j == i { score + 1 } else { score_of(&current, s).unwrap_or(level) })
                     .collect();
-                let mut problem = Problem::with_floors(index, &cleared, slots, &floors, 0);
+                let mut problem = Problem::with_floors(index, &cleared, slots, &floors, None);
                 let step_until = until.min(Instant::now() + POLISH_STEP);
                 if problem.solve(step_until, false, cancel, &mut |_| {}) != Outcome::Solved {
                     continue;

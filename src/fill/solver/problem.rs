@@ -83,6 +83,8 @@ pub(super) struct Problem<'a> {
     pub(super) nodes: u64,
     pub(super) restarts: u32,
     rng: u64,
+    /// A seed was given: shuffle near-ties from the first descent.
+    seeded: bool,
     cell_count: usize,
     last_progress: Instant,
     last_improvement: Instant,
@@ -96,13 +98,21 @@ pub(super) struct Problem<'a> {
 }
 
 impl<'a> Problem<'a> {
-    /// A search for the open slots of `grid` with entries scoring at least `min_score`.
-    pub(super) fn new(index: &'a Index, grid: &Grid, slots: &[Slot], min_score: u32, seed: u64) -> Problem<'a> {
+    /// A search for the open slots of `grid` with entries scoring at least `min_score`. With a
+    /// `seed`, near-ties are shuffled from the start (variety on demand); without one, only
+    /// after a restart.
+    pub(super) fn new(index: &'a Index, grid: &Grid, slots: &[Slot], min_score: u32, seed: Option<u64>) -> Problem<'a> {
         Problem::with_floors(index, grid, slots, &vec![min_score; slots.len()], seed)
     }
 
     /// Like [`Problem::new`] with a score floor per slot (`floors[i]` for `slots[i]`).
-    pub(super) fn with_floors(index: &'a Index, grid: &Grid, slots: &[Slot], floors: &[u32], seed: u64) -> Problem<'a> {
+    pub(super) fn with_floors(
+        index: &'a Index,
+        grid: &Grid,
+        slots: &[Slot],
+        floors: &[u32],
+        seed: Option<u64>,
+    ) -> Problem<'a> {
         // Slots already complete (theme entries, pre-placed words) are constraints, not variables.
         let mut vars = Vec::new();
         let mut taken: Vec<(usize, u32)> = Vec::new();
@@ -209,7 +219,8 @@ impl<'a> Problem<'a> {
             root_failed,
             nodes: 0,
             restarts: 0,
-            rng: seed ^ 0x9E37_79B9_7F4A_7C15,
+            rng: seed.unwrap_or(0) ^ 0x9E37_79B9_7F4A_7C15,
+            seeded: seed.is_some(),
             cell_count,
             masks,
             mask_words,
@@ -222,6 +233,11 @@ impl<'a> Problem<'a> {
             scratch: Vec::new(),
             weights: vec![1; n],
         }
+    }
+
+    /// Whether near-ties are shuffled now.
+    fn varies(&self) -> bool {
+        self.seeded || self.restarts > 0
     }
 
     fn random(&mut self) -> u64 {
@@ -416,7 +432,7 @@ impl<'a> Problem<'a> {
             if self.assigned[v].is_some() {
                 continue;
             }
-            let tie = if self.restarts > 0 { self.random() } else { 0 };
+            let tie = if self.varies() { self.random() } else { 0 };
             // Fewest candidates per unit of failure weight (dom/wdeg), then the longest slot.
             let ratio = ((self.counts[v] as u64) << 16) / self.weights[v];
             let key = (ratio, usize::MAX - self.vars[v].len, tie, v);
@@ -498,7 +514,7 @@ impl<'a> Problem<'a> {
         let Some(v) = self.pick() else { return Dfs::Solved };
         let candidates: Vec<u32> = {
             let mut c = self.ordered_candidates(v);
-            if self.restarts > 0 && c.len() > 1 {
+            if self.varies() && c.len() > 1 {
                 // Shuffle within small windows: still best-first, but a different path.
                 for chunk in c.chunks_mut(4) {
                     for i in (1..chunk.len()).rev() {
