@@ -55,3 +55,17 @@ pub fn report(index: &Index, grid: &Grid, slots: &[Slot], goal: u32) -> Quality 
         .sort_by(|a, b| a.score.cmp(&b.score).then(a.number.cmp(&b.number)).then(a.direction.cmp(b.direction)));
     quality
 }
+
+/// The sum of the list scores of the grid's complete entries the list knows.
+pub(crate) fn total_score(index: &Index, grid: &Grid, slots: &[Slot]) -> u32 {
+    slots.iter().filter_map(|s| grid.slot_text(s).and_then(|t| index.score(&t))).map(u32::from).sum()
+}
+
+/// True when every entry the solver placed (not given whole by the caller) already has the
+/// best score any entry of its length has: no fill can do better.
+pub(crate) fn is_best_possible(index: &Index, given: &Grid, grid: &Grid, slots: &[Slot]) -> bool {
+    slots.iter().filter(|s| given.slot_text(s).is_none()).all(|s| {
+        let best = index.scores_of_length(s.len).first().copied();
+        grid.slot_text(s).and_then(|t| index.score(&t)).is_some_and(|score| Some(score) >= best)
+    })
+}

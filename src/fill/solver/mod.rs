@@ -184,10 +184,34 @@ pub fn fill(
         problem.write(assignment, &mut filled);
     }
     if slots.iter().all(|s| filled.slot_text(s).is_some()) && !cancel.load(Ordering::Relaxed) {
-        // Time left over buys a better fill: up to the solve's own time again (at least 0.2 s).
-        let polish_until = deadline.min(Instant::now() + started.elapsed().max(POLISH_AT_LEAST));
+        // Time left over buys a better fill: up to the solve's own time again (at least
+        // POLISH_AT_LEAST). The fill is polished; when the polish is stuck, other fills (other
+        // seeds, derived from the caller's) are found and polished, and the best total is kept.
         let polish_started = Instant::now();
-        filled = polish(index, grid, filled, &slots, stats.min_score_used, polish_until, cancel);
+        let until = deadline.min(polish_started + started.elapsed().max(POLISH_AT_LEAST));
+        let level = stats.min_score_used;
+        filled = polish(index, grid, filled, &slots, level, until, cancel);
+        let mut attempt: u64 = 0;
+        while Instant::now() < until
+            && !cancel.load(Ordering::Relaxed)
+            && !quality::is_best_possible(index, grid, &filled, &slots)
+        {
+            attempt += 1;
+            let seed = options.seed.unwrap_or(0) ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let mut problem = Problem::new(index, grid, &slots, level, Some(seed));
+            let outcome = problem.solve(until, false, cancel, &mut |_| {});
+            stats.nodes += problem.nodes;
+            stats.restarts += problem.restarts;
+            if outcome != Outcome::Solved {
+                break;
+            }
+            let mut other = grid.clone();
+            problem.write(&problem.best, &mut other);
+            let other = polish(index, grid, other, &slots, level, until, cancel);
+            if quality::total_score(index, &other, &slots) > quality::total_score(index, &filled, &slots) {
+                filled = other;
+            }
+        }
         stats.polish = polish_started.elapsed();
     }
     let slots_filled = slots.iter().filter(|s| filled.slot_text(s).is_some()).count();
