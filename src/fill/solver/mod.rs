@@ -25,7 +25,6 @@ mod polish;
 mod problem;
 
 pub(super) use polish::polish;
-use polish::POLISH_AT_LEAST;
 use problem::{count, Outcome, Problem};
 
 use super::grid::Grid;
@@ -120,6 +119,14 @@ pub struct FillResult {
     pub stats: Stats,
 }
 
+/// Shortest time given to improving a complete fill (polish and other starts).
+const IMPROVE_AT_LEAST: Duration = Duration::from_millis(300);
+/// Longest time given to improving a complete fill.
+const IMPROVE_AT_MOST: Duration = Duration::from_secs(5);
+/// Improving may take this many times what finding the fill took (within the bounds above):
+/// on the benchmark's hardest 23x23, 4x lifted the mean entry score from 53.2 to 53.9.
+const IMPROVE_FACTOR: u32 = 4;
+
 /// How often progress is reported.
 pub(super) const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
@@ -184,11 +191,12 @@ pub fn fill(
         problem.write(assignment, &mut filled);
     }
     if slots.iter().all(|s| filled.slot_text(s).is_some()) && !cancel.load(Ordering::Relaxed) {
-        // Time left over buys a better fill: up to the solve's own time again (at least
-        // POLISH_AT_LEAST). The fill is polished; when the polish is stuck, other fills (other
+        // Time left over buys a better fill: a few times the search's own time, within bounds.
+        // The fill is polished; when the polish is stuck, other fills (other
         // seeds, derived from the caller's) are found and polished, and the best total is kept.
         let polish_started = Instant::now();
-        let until = deadline.min(polish_started + started.elapsed().max(POLISH_AT_LEAST));
+        let improve_for = (started.elapsed() * IMPROVE_FACTOR).clamp(IMPROVE_AT_LEAST, IMPROVE_AT_MOST);
+        let until = deadline.min(polish_started + improve_for);
         let level = stats.min_score_used;
         filled = polish(index, grid, filled, &slots, level, until, cancel);
         let mut attempt: u64 = 0;

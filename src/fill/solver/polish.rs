@@ -7,8 +7,6 @@ use super::problem::{Outcome, Problem};
 use crate::fill::grid::{Grid, Slot, Square};
 use crate::index::Index;
 
-/// Shortest time given to improving a complete fill (polish and other starts).
-pub(super) const POLISH_AT_LEAST: Duration = Duration::from_millis(300);
 /// Longest search for one neighbourhood during the polish.
 const POLISH_STEP: Duration = Duration::from_millis(25);
 /// How far a neighbourhood reaches: 1 is an entry and its crossers, 2 adds their crossers.
