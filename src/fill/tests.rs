@@ -253,11 +253,32 @@ fn polish_trades_weak_entries_for_better_crossing_ones() {
     let empty = Grid::parse(index.language(), &["...", "...", "..."]).unwrap();
     let weak = Grid::parse(index.language(), &["CAB", "ODE", "WET"]).unwrap();
     let slots = empty.slots(3);
-    let until = Instant::now() + Duration::from_secs(2);
-    let polished = super::solver::polish(&index, &empty, weak.clone(), &slots, 40, until, &AtomicBool::new(false));
+    let never = AtomicBool::new(false);
+    let budget = super::solver::Budget { until: Instant::now() + Duration::from_secs(2), cancel: &never };
+    let polished = super::solver::polish(&index, &empty, weak.clone(), &slots, 40, budget, &mut |_| {});
     assert_eq!(polished.to_rows(), ["CAB", "ODE", "WEN"]);
     // Letters the caller gave are never changed: with WET given, nothing can move.
     let given = Grid::parse(index.language(), &["...", "...", "WET"]).unwrap();
-    let kept = super::solver::polish(&index, &given, weak, &slots, 40, until, &AtomicBool::new(false));
+    let kept = super::solver::polish(&index, &given, weak, &slots, 40, budget, &mut |_| {});
     assert_eq!(kept.to_rows(), ["CAB", "ODE", "WET"]);
+}
+
+#[test]
+fn progress_keeps_coming_while_a_fill_is_improved() {
+    // The only square scores 40; a 90 word exists but fits nowhere, so the improve phase runs
+    // its full minimum time looking for better fills.
+    let mut words: Vec<(String, u8)> = square_words(["CAB", "ODE", "WET"]).into_iter().map(|w| (w, 40)).collect();
+    words.push(("ZZZ".into(), 90));
+    let refs: Vec<(&str, u8)> = words.iter().map(|(w, s)| (w.as_str(), *s)).collect();
+    let (_d, index) = index_of("en", &refs);
+    let grid = Grid::parse(index.language(), &["...", "...", "..."]).unwrap();
+    let mut complete_snapshots = 0;
+    let r = fill(&index, &grid, &opts(5.0), &AtomicBool::new(false), &mut |p| {
+        if p.filled == p.total && p.cells.len() == 9 {
+            complete_snapshots += 1;
+        }
+    });
+    assert_eq!(r.slots_filled, 6);
+    assert!(r.stats.polish >= Duration::from_millis(250), "improved for {:?}", r.stats.polish);
+    assert!(complete_snapshots >= 2, "{complete_snapshots} snapshots while improving");
 }

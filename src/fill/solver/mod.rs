@@ -24,10 +24,10 @@ mod bits;
 mod polish;
 mod problem;
 
-pub(super) use polish::polish;
+pub(super) use polish::{polish, Budget};
 use problem::{count, Outcome, Problem};
 
-use super::grid::Grid;
+use super::grid::{Grid, Slot, Square};
 use super::quality::{self, Quality};
 use crate::index::Index;
 
@@ -119,6 +119,20 @@ pub struct FillResult {
     pub stats: Stats,
 }
 
+/// A progress snapshot of a whole grid: its complete slots and every letter.
+fn grid_progress(g: &Grid, slots: &[Slot]) -> Progress {
+    let cells = g
+        .squares()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, sq)| match sq {
+            Square::Letter(l) => Some((i, l.clone())),
+            _ => None,
+        })
+        .collect();
+    Progress { filled: slots.iter().filter(|s| g.slot_text(s).is_some()).count(), total: slots.len(), cells }
+}
+
 /// Shortest time given to improving a complete fill (polish and other starts).
 const IMPROVE_AT_LEAST: Duration = Duration::from_millis(300);
 /// Longest time given to improving a complete fill.
@@ -198,7 +212,16 @@ pub fn fill(
         let improve_for = (started.elapsed() * IMPROVE_FACTOR).clamp(IMPROVE_AT_LEAST, IMPROVE_AT_MOST);
         let until = deadline.min(polish_started + improve_for);
         let level = stats.min_score_used;
-        filled = polish(index, grid, filled, &slots, level, until, cancel);
+        // The event stream keeps ticking with the best fill so far.
+        let mut last_tick = Instant::now();
+        let mut tick = |g: &Grid| {
+            if last_tick.elapsed() >= PROGRESS_EVERY {
+                last_tick = Instant::now();
+                on_progress(&grid_progress(g, &slots));
+            }
+        };
+        let budget = Budget { until, cancel };
+        filled = polish(index, grid, filled, &slots, level, budget, &mut tick);
         let mut attempt: u64 = 0;
         while Instant::now() < until
             && !cancel.load(Ordering::Relaxed)
@@ -207,7 +230,7 @@ pub fn fill(
             attempt += 1;
             let seed = options.seed.unwrap_or(0) ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             let mut problem = Problem::new(index, grid, &slots, level, Some(seed));
-            let outcome = problem.solve(until, false, cancel, &mut |_| {});
+            let outcome = problem.solve(until, false, cancel, &mut |_| tick(&filled));
             stats.nodes += problem.nodes;
             stats.restarts += problem.restarts;
             if outcome != Outcome::Solved {
@@ -215,7 +238,7 @@ pub fn fill(
             }
             let mut other = grid.clone();
             problem.write(&problem.best, &mut other);
-            let other = polish(index, grid, other, &slots, level, until, cancel);
+            let other = polish(index, grid, other, &slots, level, budget, &mut tick);
             if quality::total_score(index, &other, &slots) > quality::total_score(index, &filled, &slots) {
                 filled = other;
             }

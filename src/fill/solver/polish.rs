@@ -12,21 +12,32 @@ const POLISH_STEP: Duration = Duration::from_millis(25);
 /// How far a neighbourhood reaches: 1 is an entry and its crossers, 2 adds their crossers.
 const POLISH_RADIUS: usize = 2;
 
+/// When work must stop: a time, or a cancel request.
+#[derive(Clone, Copy)]
+pub(crate) struct Budget<'a> {
+    /// Stop at this time.
+    pub until: Instant,
+    /// Stop when this is set.
+    pub cancel: &'a AtomicBool,
+}
+
 /// Local improvement of a complete fill, one weak entry at a time, weakest first: the entry's
 /// neighbourhood (its crossers, then also theirs) is cleared, except letters the caller gave,
 /// and re-solved asking the entry for a better word and every other entry for at least its
 /// current score, so each accepted change raises the total. Entries already at the list's best
 /// score for their length are not tried; entries the list does not know (the caller's own) are
-/// never touched. Passes repeat while one improves something, until `until`.
+/// never touched. Passes repeat while one improves something, until `until`; `on_step` sees the
+/// current fill after each entry tried.
 pub(crate) fn polish(
     index: &Index,
     original: &Grid,
     mut current: Grid,
     slots: &[Slot],
     level: u32,
-    until: Instant,
-    cancel: &AtomicBool,
+    budget: Budget<'_>,
+    on_step: &mut dyn FnMut(&Grid),
 ) -> Grid {
+    let Budget { until, cancel } = budget;
     let score_of = |g: &Grid, s: &Slot| g.slot_text(s).and_then(|t| index.score(&t)).map(u32::from);
     let best_possible: Vec<u32> =
         slots.iter().map(|s| index.scores_of_length(s.len).first().map_or(0, |&b| u32::from(b))).collect();
@@ -89,6 +100,7 @@ pub(crate) fn polish(
                     break;
                 }
             }
+            on_step(&current);
             if stop() {
                 break;
             }
