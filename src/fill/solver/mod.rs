@@ -11,11 +11,13 @@
 //! * **Search** picks the slot with the fewest candidates per unit of failure weight (dom/wdeg;
 //!   ties: the longest) and tries its candidates by score band, then least constraining first:
 //!   the words whose letters leave the open crossing slots the most candidates. No entry is used
-//!   twice. It restarts with a slowly growing node budget and shuffled near-ties, keeping the
-//!   failure weights, which escapes early bad choices; an exhausted search without a budget cut
-//!   is a proof that the grid cannot be filled.
+//!   twice. It restarts with a slowly growing node budget and a little noise on near-equal
+//!   candidates, keeping the failure weights, which escapes early bad choices; an exhausted
+//!   search without a budget cut is a proof that the grid cannot be filled.
 //! * **Quality first, then fill**: the search runs at the quality goal (`min_score`) first and,
 //!   when that fails or is proved impossible, goes lower; the quality report shows what it took.
+//! * **Then improve**: a complete fill is polished (`polish.rs`) and, when the polish is
+//!   stuck, fills from other seeds are polished too; the best total wins.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
