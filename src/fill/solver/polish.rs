@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::problem::{Outcome, Problem};
 use crate::fill::grid::{Grid, Slot, Square};
+use crate::fill::quality;
 use crate::index::Index;
 
 /// Longest search for one neighbourhood during the polish.
@@ -92,7 +93,7 @@ pub(crate) fn polish(
                 }
                 let mut candidate = cleared;
                 problem.write(&problem.best, &mut candidate);
-                let total = |g: &Grid| slots.iter().filter_map(|s| score_of(g, s)).sum::<u32>();
+                let total = |g: &Grid| quality::total_score(index, g, slots);
                 let complete = slots.iter().all(|s| candidate.slot_text(s).is_some());
                 if complete && total(&candidate) > total(&current) {
                     current = candidate;
