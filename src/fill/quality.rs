@@ -65,7 +65,13 @@ pub(crate) fn total_score(index: &Index, grid: &Grid, slots: &[Slot]) -> u32 {
 /// best score any entry of its length has: no fill can do better.
 pub(crate) fn is_best_possible(index: &Index, given: &Grid, grid: &Grid, slots: &[Slot]) -> bool {
     slots.iter().filter(|s| given.slot_text(s).is_none()).all(|s| {
-        let best = index.scores_of_length(s.len).first().copied();
-        grid.slot_text(s).and_then(|t| index.score(&t)).is_some_and(|score| Some(score) >= best)
+        grid.slot_text(s)
+            .and_then(|t| index.score(&t))
+            .is_some_and(|score| u32::from(score) >= best_score(index, s.len))
     })
+}
+
+/// The best score any entry of length `len` has (0 when there is none).
+pub(crate) fn best_score(index: &Index, len: usize) -> u32 {
+    index.scores_of_length(len).first().map_or(0, |&b| u32::from(b))
 }

@@ -100,7 +100,7 @@ pub struct Stats {
     pub proved_impossible: bool,
     /// Wall time.
     pub elapsed: Duration,
-    /// Part of the wall time spent polishing a complete fill.
+    /// Part of the wall time spent improving a complete fill (polish and other starts).
     pub polish: Duration,
 }
 

@@ -40,8 +40,7 @@ pub(crate) fn polish(
 ) -> Grid {
     let Budget { until, cancel } = budget;
     let score_of = |g: &Grid, s: &Slot| g.slot_text(s).and_then(|t| index.score(&t)).map(u32::from);
-    let best_possible: Vec<u32> =
-        slots.iter().map(|s| index.scores_of_length(s.len).first().map_or(0, |&b| u32::from(b))).collect();
+    let best_possible: Vec<u32> = slots.iter().map(|s| quality::best_score(index, s.len)).collect();
     let crossers: Vec<Vec<usize>> = slots
         .iter()
         .enumerate()

@@ -333,11 +333,16 @@ impl<'a> Problem<'a> {
                 }
             }
         } else {
+            // Subtract the posting set of every cell that is claimed but no longer allowed.
             let table = &self.tables[len][p];
-            let gone: Vec<u64> = self.masks[v][range.clone()].iter().zip(allowed).map(|(m, a)| m & !a).collect();
-            for c in ones(&gone) {
-                if let Some(Some(postings)) = table.get(c as usize) {
-                    changed |= and_postings(&mut self.domains[v], postings, true);
+            for (w, (&m, &a)) in self.masks[v][range.clone()].iter().zip(allowed).enumerate() {
+                let mut gone = m & !a;
+                while gone != 0 {
+                    let c = w * 64 + gone.trailing_zeros() as usize;
+                    gone &= gone - 1;
+                    if let Some(Some(postings)) = table.get(c) {
+                        changed |= and_postings(&mut self.domains[v], postings, true);
+                    }
                 }
             }
         }
