@@ -25,6 +25,8 @@ use std::time::{Duration, Instant};
 mod bits;
 mod polish;
 mod problem;
+#[cfg(test)]
+mod relaxation_probe;
 
 pub(super) use polish::{polish, Budget};
 use problem::{count, Outcome, Problem};
