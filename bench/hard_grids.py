@@ -26,8 +26,9 @@ import sys
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fill_runner import load_scores, run_ingrid, run_ours  # noqa: E402
+from fill_runner import entries, load_scores, run_ingrid, run_ours  # noqa: E402
 
+# English's shortest slot (`min_slot_length` in corpus/languages.toml).
 MIN_SLOT = 3
 
 
@@ -94,13 +95,9 @@ def words_at_least(scores, floor):
     return by_length
 
 
-def grid_words(rows):
-    return ["".join(rows[r][c] for r, c in cells) for cells in slot_cells(rows)]
-
-
 def fill_quality(rows, scores, floor_goal=50):
     """(mean score, lowest score, entries under `floor_goal`) of a filled grid, by the list."""
-    values = [scores.get(w, 0) for w in grid_words([r.upper() for r in rows])]
+    values = [scores.get(w, 0) for w in entries(rows)]
     return statistics.mean(values), min(values), sum(v < floor_goal for v in values)
 
 
@@ -130,7 +127,7 @@ def sweep(a, scores, names):
                 filled = [r for r in rs if r["filled"]]
                 cols += [f"{len(filled)}/{len(rs)}", f"{statistics.median(r['wall'] for r in rs):.2f}"]
             ours = [r for r in runs["ours"] if r["filled"]]
-            if ours:
+            if ours:  # fills without a seed are deterministic: the first stands for all
                 mean, low, under = fill_quality(ours[0]["rows"], scores)
                 cols += [f"{mean:.1f}", str(low), str(under)]
             else:
