@@ -47,15 +47,31 @@ def load_scores(path):
     return scores
 
 
-def entries(rows):
-    out = []
+# English's shortest slot (`min_slot_length` in corpus/languages.toml).
+MIN_SLOT = 3
+
+
+def slot_cells(rows):
+    """Every slot of a grid as its list of (row, col), across then down."""
     n = len(rows)
-    for r in range(n):
-        for line in (rows[r], "".join(rows[y][r] for y in range(n))):
-            for run in line.split("#"):
-                if len(run) >= 3:
-                    out.append(run.upper())
+    out = []
+    for across in (True, False):
+        at = (lambda i, k: (i, k)) if across else (lambda i, k: (k, i))
+        for i in range(n):
+            run = []
+            for k in range(n + 1):
+                if k < n and rows[at(i, k)[0]][at(i, k)[1]] != "#":
+                    run.append(at(i, k))
+                    continue
+                if len(run) >= MIN_SLOT:
+                    out.append(run)
+                run = []
     return out
+
+
+def entries(rows):
+    """Every slot's text, upper case."""
+    return ["".join(rows[r][c] for r, c in cells).upper() for cells in slot_cells(rows)]
 
 
 def mean_score(rows, scores):

@@ -26,32 +26,11 @@ import sys
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(__file__))
-from fill_runner import entries, load_scores, run_ingrid, run_ours  # noqa: E402
-
-# English's shortest slot (`min_slot_length` in corpus/languages.toml).
-MIN_SLOT = 3
+from fill_runner import entries, load_scores, run_ingrid, run_ours, slot_cells  # noqa: E402
 
 
 def read_grid(path):
     return [line.strip().upper() for line in open(path, encoding="utf-8") if line.strip()]
-
-
-def slot_cells(rows):
-    """Every slot as its list of (row, col), across then down."""
-    n = len(rows)
-    out = []
-    for across in (True, False):
-        at = (lambda i, k: (i, k)) if across else (lambda i, k: (k, i))
-        for i in range(n):
-            run = []
-            for k in range(n + 1):
-                if k < n and rows[at(i, k)[0]][at(i, k)[1]] != "#":
-                    run.append(at(i, k))
-                    continue
-                if len(run) >= MIN_SLOT:
-                    out.append(run)
-                run = []
-    return out
 
 
 _profiles = {}

@@ -3,7 +3,7 @@
 //!
 //! A relaxation's fill says nothing about the whole grid, but a relaxation with no fill proves
 //! the whole grid has none; growing the subset shows where a grid gets hard. `bench/README.md`
-//! ("The two generated themelesses") quotes its figures. Run it with
+//! ("The two generated themelesses: the verdict") quotes its figures. Run it with
 //!
 //! ```text
 //! RELAX_GRID=../shared/bench/grids/15tl_gen_64w.txt RELAX_ROWS=6 RELAX_ACROSS=7 RELAX_SECS=400 \
