@@ -1,4 +1,6 @@
-//! Turns `corpus/languages.toml` into static Rust tables (`$OUT_DIR/languages.rs`).
+//! The build script of the `crossword-lang` crate (`src/crossword/lang`), kept at the top of the
+//! workspace beside the `corpus/` it reads: turns `corpus/languages.toml` into static Rust
+//! tables (`$OUT_DIR/languages.rs`).
 //!
 //! The language rules live in one data file so that a linguist can change a fold rule without
 //! touching code; this script checks that file thoroughly, so a mistake there fails the build
@@ -45,9 +47,15 @@ struct Lang {
 }
 
 fn main() {
-    let path = Path::new("corpus/languages.toml");
+    // The crate sits below the workspace root; find the corpus from its manifest directory.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
+    let path = Path::new(&manifest)
+        .ancestors()
+        .map(|dir| dir.join("corpus/languages.toml"))
+        .find(|p| p.is_file())
+        .expect("corpus/languages.toml above the crate");
     println!("cargo:rerun-if-changed={}", path.display());
-    let text = std::fs::read_to_string(path).expect("read corpus/languages.toml");
+    let text = std::fs::read_to_string(&path).expect("read corpus/languages.toml");
     let file: File = toml::from_str(&text).unwrap_or_else(|e| panic!("corpus/languages.toml: {e}"));
     let out = generate(&file.language).unwrap_or_else(|e| panic!("corpus/languages.toml: {e}"));
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("languages.rs");

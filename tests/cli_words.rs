@@ -2,8 +2,8 @@
 
 use std::process::Command;
 
-use crossword::index::IndexWriter;
-use crossword::lang::Language;
+use crossword_index::IndexWriter;
+use crossword_lang::Language;
 
 fn fixture(dir: &std::path::Path) {
     for (code, entries) in [

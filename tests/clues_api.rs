@@ -8,7 +8,7 @@ use std::net::TcpListener;
 use std::time::Duration;
 
 use common::{bearer, Server};
-use crossword::clues::token::ClueSigner;
+use crossword_clues::token::ClueSigner;
 use serde_json::{json, Value};
 
 fn texts(v: &Value) -> Vec<String> {
@@ -245,17 +245,17 @@ fn upstream_generator_failures_charge_nothing() {
 
 #[test]
 fn a_replaced_clue_file_reaches_a_running_server() {
-    use crossword::clues::{ClueWriter, Kind, Source};
-    use crossword::lang::Language;
+    use crossword_clues::{ClueWriter, Kind, Source};
+    use crossword_lang::Language;
     let s = Server::start(&["en"], None);
     let (_, key) = s.account_with_key("free", "read");
     let auth = bearer(&key);
     let h = [("Authorization", auth.as_str())];
     assert_eq!(s.get("/api/v1/clues/zebra", &h).json()["clues"], json!([]));
-    let base = crossword::clues::ClueBase::open(
+    let base = crossword_clues::ClueBase::open(
         &s.index_dir.join("en.cwc"),
         Language::english(),
-        crossword::index::Verify::Checksum,
+        crossword_index::Verify::Checksum,
     )
     .unwrap();
     let mut w = ClueWriter::from_base(&base);

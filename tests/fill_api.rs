@@ -102,8 +102,9 @@ fn events_arrive_in_order() {
         &[("X-Api-Key", &key)],
         &format!(r#"{{"grid":{SQUARE},"max_time":5}}"#),
     );
-    assert!(events.head.to_ascii_lowercase().contains("content-type: text/event-stream"), "{}", events.head);
-    assert!(events.head.to_ascii_lowercase().contains("x-fill-session-id"));
+    assert_eq!(events.status(), 200);
+    assert_eq!(events.header("content-type"), Some("text/event-stream"));
+    assert!(events.header("x-fill-session-id").is_some_and(|id| !id.is_empty()));
     let first = events.next_event().unwrap();
     assert_eq!(first["type"], "session");
     assert!(first["sessionId"].as_str().is_some_and(|id| !id.is_empty()));
@@ -138,14 +139,15 @@ fn busy_solver_cancel_and_disconnect() {
     let r = s.post("/api/v1/fill", &h, &format!(r#"{{"grid":{SQUARE},"language":"it","max_time":1}}"#));
     r.problem(429, "SOLVER_BUSY");
     assert!(r.header("retry-after").is_some());
-    // Word searches stay fast while both solves run.
+    // Word searches are answered while both solves run (30 s each): not queued behind them.
+    // (How fast they stay is measured by bench/scripts/load.sh, not here.)
     let started = Instant::now();
     for _ in 0..20 {
         assert_eq!(s.get("/api/v1/words?pattern=AB_&lang=it", &h).status, 200);
     }
     assert!(
-        started.elapsed() < Duration::from_secs(1),
-        "20 searches took {:?} while the solver was busy",
+        started.elapsed() < Duration::from_secs(15),
+        "20 searches took {:?} while the solver was busy: they waited for a solve",
         started.elapsed()
     );
     // Progress arrives while searching.
@@ -160,9 +162,18 @@ fn busy_solver_cancel_and_disconnect() {
     while let Some(e) = first.next_event() {
         final_event = Some(e);
     }
-    assert!(asked.elapsed() < Duration::from_secs(2), "stream ended {:?} after the cancel", asked.elapsed());
+    // The fill had 30 s left; a stream that ends well before that was stopped by the cancel.
+    assert!(asked.elapsed() < Duration::from_secs(15), "stream ended {:?} after the cancel", asked.elapsed());
+    // It ends with what the solver had: a partial grid, or the `cancelled` reason when nothing
+    // was placed. Never a complete fill.
     let final_event = final_event.unwrap();
-    assert!(["complete", "error"].contains(&final_event["type"].as_str().unwrap()), "{final_event}");
+    match final_event["type"].as_str() {
+        Some("error") => assert_eq!(final_event["reason"], "cancelled", "{final_event}"),
+        Some("complete") => {
+            assert!(final_event["slotsFilled"].as_u64() < final_event["slotsTotal"].as_u64(), "{final_event}")
+        }
+        _ => panic!("unexpected last event {final_event}"),
+    }
     // Another account cannot cancel the second; `sessionId` spelling works for the owner.
     let (_, other) = s.account_with_key("starter", "");
     let r = s.post("/api/v1/fill/cancel", &[("X-Api-Key", &other)], &format!(r#"{{"sessionId":"{id2}"}}"#)).json();
@@ -175,7 +186,7 @@ fn busy_solver_cancel_and_disconnect() {
         if r.status == 200 {
             break;
         }
-        assert!(started.elapsed() < Duration::from_secs(3), "the disconnected fill kept its place: {}", r.body);
+        assert!(started.elapsed() < Duration::from_secs(15), "the disconnected fill kept its place: {}", r.body);
         std::thread::sleep(Duration::from_millis(50));
     }
     // Unknown and finished ids change nothing.

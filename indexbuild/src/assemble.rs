@@ -4,8 +4,8 @@ use std::path::Path;
 
 use ahash::{AHashMap, AHashSet};
 use anyhow::{Context, Result};
-use crossword::index::IndexWriter;
-use crossword::lang::{CellKind, Language};
+use crossword_index::IndexWriter;
+use crossword_lang::{CellKind, Language};
 use indicatif::ProgressBar;
 
 use crate::fetch::Cache;

@@ -1,6 +1,6 @@
 //! Building a language's clue collection (`CODE.cwc`) and its coverage report.
 //!
-//! Sources, in the order their clues rank within `dictionary` (see `crossword::clues`):
+//! Sources, in the order their clues rank within `dictionary` (see `crossword_clues`):
 //!
 //! * **WordNet** (English): for each lemma, its senses in WordNet's frequency order (parts of
 //!   speech taken round-robin, the most SemCor-tagged first); each sense gives a definition
@@ -20,9 +20,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use crossword::clues::{AddOutcome, ClueStats, ClueWriter, Kind, Source};
-use crossword::index::IndexWriter;
-use crossword::lang::Language;
+use crossword_clues::{AddOutcome, ClueStats, ClueWriter, Kind, Source};
+use crossword_index::IndexWriter;
+use crossword_lang::Language;
 use serde::Deserialize;
 
 use crate::assemble::pluralize;
@@ -575,7 +575,7 @@ pub fn definition(gloss: &str, pos: char) -> Option<String> {
             text.truncate(cut);
         }
     }
-    (!text.is_empty() && text.chars().count() <= crossword::clues::MAX_CLUE_CHARS).then_some(text)
+    (!text.is_empty() && text.chars().count() <= crossword_clues::MAX_CLUE_CHARS).then_some(text)
 }
 
 fn thesaurus_clues(writer: &mut ClueWriter, entries: &[mythes::Entry], marks: &LanguageTemplates) {

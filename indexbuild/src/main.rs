@@ -19,8 +19,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use crossword::index::{IndexStats, IndexWriter};
-use crossword::lang::Language;
+use crossword_index::{IndexStats, IndexWriter};
+use crossword_lang::Language;
 use indicatif::{ProgressBar, ProgressStyle};
 
 #[global_allocator]
@@ -203,8 +203,9 @@ fn build(args: BuildArgs) -> Result<()> {
         let mut user_list_entries = 0;
         if let Some(path) = &args.wordlist {
             bar.set_message(format!("{}: reading {}", language.code(), path.display()));
-            let parsed = crossword::wordlist::read(path, language, args.wordlist_scale, args.wordlist_default_score)
-                .with_context(|| format!("reading {}", path.display()))?;
+            let parsed =
+                crossword_index::wordlist::read(path, language, args.wordlist_scale, args.wordlist_default_score)
+                    .with_context(|| format!("reading {}", path.display()))?;
             for w in &parsed.words {
                 if writer.set(&w.word, w.score).is_ok() {
                     user_list_entries += 1;
@@ -290,11 +291,11 @@ fn import_clues(code: &str, file: &std::path::Path, out: &std::path::Path, zstd_
     let language = Language::from_code(code).with_context(|| format!("unknown language code {code:?}"))?;
     let plain = out.join(format!("{}.cwc", language.code()));
     let mut writer = if plain.is_file() {
-        let base = crossword::clues::ClueBase::open(&plain, language, crossword::index::Verify::Checksum)
+        let base = crossword_clues::ClueBase::open(&plain, language, crossword_index::Verify::Checksum)
             .with_context(|| format!("reading {}", plain.display()))?;
-        crossword::clues::ClueWriter::from_base(&base)
+        crossword_clues::ClueWriter::from_base(&base)
     } else {
-        crossword::clues::ClueWriter::new(language)
+        crossword_clues::ClueWriter::new(language)
     };
     // Check the whole file before anything is written.
     let stats = clues::import_tsv(&mut writer, file)?;

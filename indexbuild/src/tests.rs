@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use crossword::index::{Index, IndexWriter, Verify};
-use crossword::lang::Language;
+use crossword_index::{Index, IndexWriter, Verify};
+use crossword_lang::Language;
 
 use crate::{assemble, fetch::Cache, recipes::Recipes, score};
 
@@ -154,7 +154,7 @@ fn user_wordlist_replaces_or_merges() {
     let list = dir.path().join("mine.txt");
     std::fs::write(&list, "cat;30\nzebra crossing;60\n").unwrap();
     let en = Language::from_code("en").unwrap();
-    let parsed = crossword::wordlist::read(&list, en, 60.0, 50).unwrap();
+    let parsed = crossword_index::wordlist::read(&list, en, 60.0, 50).unwrap();
     let mut writer = IndexWriter::new(en);
     writer.insert("CAT", 90).unwrap();
     for w in &parsed.words {

@@ -1,17 +1,18 @@
 //! Test harness: a real `crossword serve` process on a free port with a temporary data
-//! directory, a fixture index, and a minimal HTTP/1.1 client.
+//! directory and fixture indexes, spoken to with the product's one HTTP client
+//! (`service_kit::http_client`).
 
 #![allow(dead_code)]
 
-use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crossword::index::IndexWriter;
-use crossword::lang::Language;
+use crossword_index::IndexWriter;
+use crossword_lang::Language;
 use serde_json::Value;
+use service_kit::http_client::{Request, ResponseStream};
 
 /// Writes small indexes for `codes` into `dir`.
 pub fn fixture_indexes(dir: &Path, codes: &[&str]) {
@@ -58,7 +59,7 @@ pub fn fixture_indexes(dir: &Path, codes: &[&str]) {
 
 /// A small clue collection for English and Portuguese (other languages get none).
 pub fn fixture_clues(dir: &Path, language: Language) {
-    use crossword::clues::{ClueWriter, Kind, Source};
+    use crossword_clues::{ClueWriter, Kind, Source};
     let mut w = ClueWriter::new(language);
     let clues: &[(&str, &str, Source, Kind, u32)] = match language.code() {
         "en" => &[
@@ -114,42 +115,28 @@ pub fn open9() -> String {
 
 /// A live `text/event-stream` response read frame by frame.
 pub struct EventStream {
-    stream: TcpStream,
+    response: ResponseStream,
     buffer: String,
-    pub head: String,
 }
 
 impl EventStream {
     /// Opens a streaming POST.
     pub fn open(addr: SocketAddr, path: &str, headers: &[(&str, &str)], body: &str) -> EventStream {
-        let mut stream = TcpStream::connect(addr).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-        let mut head = format!("POST {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+        let mut request = Request::new("POST", path).header("Accept", "text/event-stream").body(body);
         for (k, v) in headers {
-            head.push_str(&format!("{k}: {v}\r\n"));
+            request = request.header(k, v);
         }
-        head.push_str("\r\n");
-        stream.write_all(head.as_bytes()).unwrap();
-        stream.write_all(body.as_bytes()).unwrap();
-        let mut s = EventStream { stream, buffer: String::new(), head: String::new() };
-        while !s.buffer.contains("\r\n\r\n") {
-            s.fill();
-        }
-        let (h, rest) = s.buffer.split_once("\r\n\r\n").unwrap();
-        s.head = h.to_owned();
-        s.buffer = rest.to_owned();
-        s
+        EventStream { response: request.open(addr).unwrap(), buffer: String::new() }
     }
 
-    fn fill(&mut self) -> bool {
-        let mut chunk = [0u8; 8192];
-        match self.stream.read(&mut chunk) {
-            Ok(0) | Err(_) => false,
-            Ok(n) => {
-                self.buffer.push_str(&String::from_utf8_lossy(&chunk[..n]));
-                true
-            }
-        }
+    /// A response header.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.response.header(name)
+    }
+
+    /// The response status.
+    pub fn status(&self) -> u16 {
+        self.response.status
     }
 
     /// The next `data:` event as JSON, or None when the stream ends.
@@ -162,9 +149,8 @@ impl EventStream {
                     return Some(serde_json::from_str(&json).unwrap());
                 }
             }
-            if !self.fill() {
-                return None;
-            }
+            let bytes = self.response.read_some()?;
+            self.buffer.push_str(&String::from_utf8_lossy(&bytes));
         }
     }
 }
@@ -201,35 +187,15 @@ impl Reply {
 
 /// Sends one request.
 pub fn request(addr: SocketAddr, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Reply {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    let mut request = Request::new(method, path);
     for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
+        request = request.header(k, v);
     }
     if let Some(b) = body {
-        head.push_str(&format!("Content-Length: {}\r\n", b.len()));
+        request = request.body(b);
     }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).unwrap();
-    if let Some(b) = body {
-        // The server may answer (413) before reading everything: ignore a broken pipe.
-        let _ = stream.write_all(b);
-    }
-    let mut raw = Vec::new();
-    let _ = stream.read_to_end(&mut raw);
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let mut lines = head.lines();
-    let status = lines.next().and_then(|l| l.split_whitespace().nth(1)).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let headers: Vec<(String, String)> =
-        lines.filter_map(|l| l.split_once(':')).map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned())).collect();
-    let body = if headers.iter().any(|(k, v)| k.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked")) {
-        crossword::admin::dechunk(body)
-    } else {
-        body.to_owned()
-    };
-    Reply { status, headers, body }
+    let response = request.send(addr).unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+    Reply { status: response.status, body: response.text(), headers: response.headers }
 }
 
 /// A running server.

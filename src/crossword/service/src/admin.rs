@@ -1,0 +1,97 @@
+//! Account and key administration, shared by the `crossword admin` command and the server's
+//! loopback admin endpoint.
+//!
+//! redb lets one process open the database file, so while the server runs the command sends
+//! its [`AdminCommand`] to the server through the kit's loopback admin channel
+//! ([`service_kit::admin`]); when no server is running it opens the database itself. Either way
+//! the same [`execute`] runs.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use service_kit::admin::Local;
+
+use crate::config::Tier;
+use crate::store::{RedbStore, Scope, Store, StoreError};
+
+/// File name of the database in the data directory.
+pub const DATABASE_FILE: &str = "crossword.redb";
+
+/// One administrative operation.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "op", deny_unknown_fields)]
+pub enum AdminCommand {
+    /// Create an account.
+    #[serde(rename = "account.create")]
+    AccountCreate {
+        /// Its plan.
+        tier: Tier,
+        /// A display name.
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// Change an account's plan.
+    #[serde(rename = "account.set-tier")]
+    AccountSetTier {
+        /// The account.
+        id: String,
+        /// The new plan.
+        tier: Tier,
+    },
+    /// Create a key (the secret is returned once).
+    #[serde(rename = "key.create")]
+    KeyCreate {
+        /// The owning account.
+        account: String,
+        /// Its scopes.
+        scopes: Vec<Scope>,
+    },
+    /// Revoke a key for good.
+    #[serde(rename = "key.revoke")]
+    KeyRevoke {
+        /// The key id.
+        id: String,
+    },
+    /// List an account's keys (never their secrets).
+    #[serde(rename = "key.list")]
+    KeyList {
+        /// The account.
+        account: String,
+    },
+}
+
+/// Runs a command against a store; the JSON printed by the CLI.
+pub fn execute(store: &dyn Store, command: AdminCommand) -> Result<Value, StoreError> {
+    fn to_json<T: Serialize>(record: &T) -> Value {
+        serde_json::to_value(record).unwrap_or(Value::Null)
+    }
+    Ok(match command {
+        AdminCommand::AccountCreate { tier, name } => to_json(&store.create_account(tier, name.as_deref())?),
+        AdminCommand::AccountSetTier { id, tier } => to_json(&store.set_tier(&id, tier)?),
+        AdminCommand::KeyCreate { account, scopes } => {
+            let scopes = if scopes.is_empty() { Scope::ALL.to_vec() } else { scopes };
+            let (secret, key) = crate::keys::new_key(&account, &scopes);
+            store.insert_key(&key)?;
+            json!({ "id": key.id, "key": secret, "scopes": key.scopes, "accountId": key.account_id })
+        }
+        AdminCommand::KeyRevoke { id } => to_json(&store.revoke_key(&id)?),
+        AdminCommand::KeyList { account } => {
+            if store.account(&account)?.is_none() {
+                return Err(StoreError::NotFound(format!("account {account}")));
+            }
+            json!({ "keys": store.keys_of(&account)? })
+        }
+    })
+}
+
+/// Runs a command: through the running server if there is one, else on the database directly
+/// (the kit's loopback admin channel).
+pub fn run(data_dir: &Path, command: AdminCommand) -> anyhow::Result<Value> {
+    let database = data_dir.join(DATABASE_FILE);
+    service_kit::admin::run(data_dir, &command, || match RedbStore::open(&database) {
+        Ok(store) => Ok(Local::Done(execute(&store, command.clone())?)),
+        Err(StoreError::Locked) => Ok(Local::Locked),
+        Err(e) => Err(e.into()),
+    })
+}

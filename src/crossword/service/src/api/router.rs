@@ -1,0 +1,42 @@
+//! The router: every route of the service, the 404 fallback, and the one middleware. It is the
+//! top of the request path and nothing imports it but the server.
+
+use std::sync::Arc;
+
+use axum::routing::{get, post};
+use axum::Router;
+use service_kit::admin::ADMIN_PATH;
+use service_kit::observe::observe;
+
+use super::error::{ApiError, Code};
+use super::state::AppState;
+use super::{admin, clues, fill, meta, metrics, words};
+
+/// The service's router.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(meta::landing))
+        .route("/api/v1", get(meta::landing))
+        .route("/api/v1/openapi.json", get(meta::openapi))
+        .route("/api/v1/errors", get(meta::errors_page))
+        .route("/api/v1/status", get(meta::status))
+        .route("/api/v1/languages", get(meta::languages))
+        .route("/api/v1/words", get(words::search))
+        .route("/api/v1/words/scores", post(words::scores))
+        .route("/api/v1/fill", post(fill::fill_handler))
+        .route("/api/v1/fill/cancel", post(fill::cancel_handler))
+        .route("/api/v1/fill/improve", post(fill::improve_handler))
+        .route("/api/v1/clues/bulk", post(clues::bulk))
+        .route("/api/v1/clues/generate", post(clues::generate_handler))
+        .route("/api/v1/clues/{word}", get(clues::lookup))
+        .route("/metrics", get(metrics::render))
+        .route(ADMIN_PATH, post(admin::command))
+        .fallback(not_found)
+        .method_not_allowed_fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(state.observer.clone(), observe))
+        .with_state(state)
+}
+
+async fn not_found(method: axum::http::Method) -> ApiError {
+    ApiError::new(Code::NotFound, format!("no such route for {method}"))
+}

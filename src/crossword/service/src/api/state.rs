@@ -1,0 +1,63 @@
+//! What every handler shares.
+
+use std::sync::Arc;
+
+use service_kit::admin::AdminGate;
+use service_kit::observe::Observer;
+use service_kit::windows::Windows;
+
+use super::solver_pool::SolverPool;
+use crate::config::Config;
+use crate::indexes::IndexManager;
+use crate::store::{Account, ApiKey, Store};
+use crossword_clues::generate::ClueGenerator;
+use crossword_clues::token::ClueSigner;
+
+/// Everything handlers share.
+pub struct AppState {
+    /// Plans and limits.
+    pub config: Config,
+    /// Durable state.
+    pub store: Arc<dyn Store>,
+    /// The word indexes and clue collections.
+    pub indexes: Arc<IndexManager>,
+    /// Per-account read windows.
+    pub reads: Windows,
+    /// Per-IP windows of the open endpoints.
+    pub open: Windows,
+    /// Public base URL (no trailing slash) and request metrics, for the middleware.
+    pub observer: Arc<Observer>,
+    /// Who may use the loopback admin endpoint.
+    pub admin: AdminGate,
+    /// Authenticated callers by key hash. Every write to keys and accounts goes through this
+    /// process while it runs (the admin endpoint), which clears the cache, so a revocation or a
+    /// plan change takes effect on the next request.
+    pub auth_cache: parking_lot::RwLock<ahash::AHashMap<String, Caller>>,
+    /// Solver concurrency caps and live fill sessions.
+    pub solver: Arc<SolverPool>,
+    /// Signs generated clues (secret in the data directory).
+    pub clue_signer: ClueSigner,
+    /// Makes new clues for POST /clues/generate.
+    pub clue_generator: Arc<dyn ClueGenerator>,
+}
+
+/// An authenticated caller.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    /// The account every limit is keyed to.
+    pub account: Account,
+    /// The key used.
+    pub key: ApiKey,
+}
+
+impl AppState {
+    /// Public base URL (no trailing slash).
+    pub fn base_url(&self) -> &str {
+        &self.observer.base_url
+    }
+
+    /// The link people follow to change plans.
+    pub fn upgrade_url(&self) -> String {
+        format!("{}/pricing", self.base_url())
+    }
+}

@@ -1,0 +1,158 @@
+//! GET /words and POST /words/scores, and their part of the OpenAPI document.
+
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{RawQuery, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use crossword_index::format::MAX_LEN;
+use crossword_index::PatternError;
+use serde_json::{json, Map, Value};
+use unicode_segmentation::UnicodeSegmentation;
+
+use super::auth::metered;
+use super::error::{ApiError, ApiResult};
+use super::extract::{array, index_of, json_object, language, opt_str, query_pairs, query_param, read_body, IntField};
+use super::openapi::{add_operation, add_schemas, language_schema, merge, ok, rate_headers, read_errors};
+use super::state::AppState;
+use crate::store::Scope;
+
+/// GET /words `min_score`.
+pub const MIN_SCORE: IntField = IntField { name: "min_score", min: 0, max: 1000, default: Some(0) };
+/// GET /words `limit`.
+pub const LIMIT: IntField = IntField { name: "limit", min: 1, max: 100, default: Some(50) };
+/// Longest `pattern`, in user-perceived characters and in cells.
+pub const PATTERN_MAX: usize = MAX_LEN;
+/// Most words in one POST /words/scores request.
+pub const SCORES_MAX_WORDS: usize = 200;
+
+/// GET /words: the best entries matching a pattern.
+pub async fn search(State(state): State<Arc<AppState>>, headers: HeaderMap, RawQuery(query): RawQuery) -> Response {
+    metered(&state, &headers, Scope::Read, |_| search_inner(&state, query.as_deref().unwrap_or(""))).await
+}
+
+async fn search_inner(state: &Arc<AppState>, query: &str) -> ApiResult<Response> {
+    let params = query_pairs(query);
+    let pattern =
+        query_param(&params, "pattern").ok_or_else(|| ApiError::validation("pattern", "`pattern` is required"))?;
+    let chars = pattern.graphemes(true).count();
+    if !(1..=PATTERN_MAX).contains(&chars) {
+        return Err(ApiError::validation(
+            "pattern",
+            format!("`pattern` must be 1 to {PATTERN_MAX} characters; got {chars}"),
+        ));
+    }
+    let language = language(query_param(&params, "lang").unwrap_or("en"), "lang")?;
+    let min_score = MIN_SCORE.from_query(&params)?;
+    let limit = LIMIT.from_query(&params)?;
+    let index = index_of(state, language).await?;
+    let pattern = index.pattern(pattern).map_err(|e| match e {
+        PatternError::InvalidChar(c) => ApiError::validation(
+            "pattern",
+            format!("character {:?} at position {} is not a letter of language {}", c.ch, c.position, c.language),
+        ),
+        PatternError::Length(n) => {
+            ApiError::validation("pattern", format!("`pattern` must have 1 to {PATTERN_MAX} cells; got {n}"))
+        }
+    })?;
+    let hits = index.search(&pattern, min_score as u32, limit as usize);
+    Ok(Json(WordList { words: hits.iter().map(|h| WordEntry { word: h.word, score: h.score }).collect() })
+        .into_response())
+}
+
+/// GET /words response, serialized straight from the mapped index's strings.
+#[derive(serde::Serialize)]
+struct WordList<'a> {
+    words: Vec<WordEntry<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct WordEntry<'a> {
+    word: &'a str,
+    score: u8,
+}
+
+/// POST /words/scores: scores of known words.
+pub async fn scores(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Body) -> Response {
+    let body = read_body(body).await;
+    metered(&state, &headers, Scope::Read, |_| scores_inner(&state, body)).await
+}
+
+async fn scores_inner(state: &Arc<AppState>, body: ApiResult<Bytes>) -> ApiResult<Json<Value>> {
+    let body = json_object(&body?)?;
+    let words = array(&body, "words", 1, SCORES_MAX_WORDS)?;
+    let mut texts = Vec::with_capacity(words.len());
+    for (i, w) in words.iter().enumerate() {
+        match w {
+            Value::String(s) => texts.push(s.as_str()),
+            _ => return Err(ApiError::validation(&format!("words[{i}]"), format!("`words[{i}]` must be a string"))),
+        }
+    }
+    let language = language(opt_str(&body, "language")?.unwrap_or("en"), "language")?;
+    let index = index_of(state, language).await?;
+    let scores: Map<String, Value> = index.scores(texts).into_iter().map(|(w, s)| (w, Value::from(s))).collect();
+    Ok(Json(json!({ "scores": scores })))
+}
+
+/// The two operations and their schemas.
+pub fn document(doc: &mut Value) {
+    add_operation(
+        doc,
+        "/words",
+        "get",
+        json!({
+            "operationId": "searchWords", "summary": "Words matching a pattern, best first",
+            "description": format!("Scope `read`. At most {} results; the full list cannot be downloaded.", LIMIT.max),
+            "parameters": [
+                { "name": "pattern", "in": "query", "required": true, "description": format!("1 to {PATTERN_MAX} characters; `_` or `?` is an unknown cell; other characters are normalized for the language (upper-cased, accents folded)."), "schema": { "type": "string", "minLength": 1, "maxLength": PATTERN_MAX }, "examples": { "english": { "value": "C_T" }, "wildcards": { "value": "S?A?E" }, "russian": { "value": "Л_НА" } } },
+                { "name": "lang", "in": "query", "required": false, "description": "Language code (`pt-BR` is answered as `pt`).", "schema": language_schema() },
+                { "name": MIN_SCORE.name, "in": "query", "required": false, "description": "Drops entries scoring below.", "schema": MIN_SCORE.schema() },
+                { "name": LIMIT.name, "in": "query", "required": false, "schema": LIMIT.schema() }
+            ],
+            "responses": merge(json!({ "200": ok("Matching entries, highest score first.", "WordList", rate_headers()) }), read_errors(false))
+        }),
+    );
+    add_operation(
+        doc,
+        "/words/scores",
+        "post",
+        json!({
+            "operationId": "scoreWords", "summary": "Scores of known words",
+            "description": "Scope `read`. Unknown words are omitted (not scored 0); keys are the normalized words.",
+            "requestBody": { "required": true, "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/ScoresRequest" },
+                "examples": { "english": { "value": { "words": ["cat", "ice cream", "zzyzx"], "language": "en" } } }
+            } } },
+            "responses": merge(json!({ "200": ok("Scores of the known words.", "Scores", rate_headers()) }), read_errors(true))
+        }),
+    );
+    add_schemas(
+        doc,
+        json!({
+            "WordEntry": {
+                "type": "object", "required": ["word", "score"],
+                "properties": {
+                    "word": { "type": "string", "description": "Entry normalized for its language." },
+                    "score": { "type": "integer", "minimum": 0, "maximum": 100, "description": "40 or more is usually good for a clean fill." }
+                }
+            },
+            "WordList": {
+                "type": "object", "required": ["words"],
+                "properties": { "words": { "type": "array", "maxItems": LIMIT.max, "items": { "$ref": "#/components/schemas/WordEntry" } } }
+            },
+            "ScoresRequest": {
+                "type": "object", "required": ["words"],
+                "properties": {
+                    "words": { "type": "array", "minItems": 1, "maxItems": SCORES_MAX_WORDS, "items": { "type": "string" } },
+                    "language": language_schema()
+                }
+            },
+            "Scores": {
+                "type": "object", "required": ["scores"],
+                "properties": { "scores": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0, "maximum": 100 } } }
+            }
+        }),
+    );
+}

@@ -1,0 +1,183 @@
+//! Durable state behind a small interface: accounts, API keys (hashes only) and usage
+//! counters; later puzzles.
+//!
+//! Handlers see only the [`Store`] trait, so a multi-node backend can replace the embedded one
+//! ([`RedbStore`], one redb file in the data directory) without touching them. Table names are
+//! prefixed with the service name (`crossword.`), so a second service can keep its own tables in
+//! the same file.
+
+mod redb_store;
+
+use serde::{Deserialize, Serialize};
+
+pub use redb_store::RedbStore;
+
+use crossword_clues::{Source, StoredClue};
+use service_kit::db::DbError;
+
+use crate::config::Tier;
+
+/// A permission carried by an API key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Scope {
+    /// Search words, find clues, read and export puzzles.
+    #[serde(rename = "read")]
+    Read,
+    /// Fill and clean grids, cancel a fill, create AI clues.
+    #[serde(rename = "solve")]
+    Solve,
+    /// Create, update, delete and publish puzzles.
+    #[serde(rename = "puzzles:write")]
+    PuzzlesWrite,
+}
+
+impl Scope {
+    /// Every scope; new keys carry all of them.
+    pub const ALL: [Scope; 3] = [Scope::Read, Scope::Solve, Scope::PuzzlesWrite];
+
+    /// The contract's name of the scope.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Read => "read",
+            Scope::Solve => "solve",
+            Scope::PuzzlesWrite => "puzzles:write",
+        }
+    }
+
+    /// Parses a scope name.
+    pub fn parse(s: &str) -> Option<Scope> {
+        Scope::ALL.into_iter().find(|x| x.as_str() == s)
+    }
+}
+
+/// An account: every limit is keyed to it, never to a key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Account {
+    /// `acct_` and 16 random characters.
+    pub id: String,
+    /// The plan.
+    pub tier: Tier,
+    /// A display name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Creation time, seconds since the Unix epoch.
+    #[serde(rename = "createdAt")]
+    pub created_at: u64,
+}
+
+/// A stored API key: its hash, never the key itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiKey {
+    /// `key_` and 16 random characters; used to revoke.
+    pub id: String,
+    /// The owning account.
+    #[serde(rename = "accountId")]
+    pub account_id: String,
+    /// Permissions.
+    pub scopes: Vec<Scope>,
+    /// The first characters of the key, for people to recognise it (`cw_live_AbCd…`).
+    pub hint: String,
+    /// SHA-256 of the key, hex.
+    #[serde(skip_serializing)]
+    #[serde(default)]
+    pub hash: String,
+    /// Creation time, seconds since the Unix epoch.
+    #[serde(rename = "createdAt")]
+    pub created_at: u64,
+    /// Revocation time; revocation is permanent.
+    #[serde(rename = "revokedAt", default, skip_serializing_if = "Option::is_none")]
+    pub revoked_at: Option<u64>,
+}
+
+/// A metered monthly quantity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Counter {
+    /// Fills and clean-ups.
+    Fills,
+    /// Newly created puzzles.
+    Puzzles,
+    /// AI clue requests.
+    AiClues,
+}
+
+impl Counter {
+    fn as_str(self) -> &'static str {
+        match self {
+            Counter::Fills => "fills",
+            Counter::Puzzles => "puzzles",
+            Counter::AiClues => "ai_clues",
+        }
+    }
+}
+
+/// The outcome of [`Store::consume`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consumed {
+    /// One unit was taken; `remaining` after it (-1: unlimited).
+    Taken {
+        /// Units left this period after this one (-1 when unlimited).
+        remaining: i64,
+    },
+    /// The limit was already reached; nothing was taken.
+    Exhausted,
+}
+
+/// Storage failures.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// No such account or key.
+    #[error("{0} not found")]
+    NotFound(String),
+    /// The database file is held by another process (a running server).
+    #[error("the database is in use by another process (is the server running?)")]
+    Locked,
+    /// Anything else from the backend.
+    #[error("storage: {0}")]
+    Backend(String),
+}
+
+impl From<DbError> for StoreError {
+    fn from(e: DbError) -> StoreError {
+        match e {
+            DbError::Locked => StoreError::Locked,
+            DbError::Backend(e) => StoreError::Backend(e),
+        }
+    }
+}
+
+/// Result of store operations.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// The storage interface the service uses. Every write is durable once it returns.
+pub trait Store: Send + Sync {
+    /// Creates an account.
+    fn create_account(&self, tier: Tier, name: Option<&str>) -> StoreResult<Account>;
+    /// An account by id.
+    fn account(&self, id: &str) -> StoreResult<Option<Account>>;
+    /// Changes an account's plan.
+    fn set_tier(&self, id: &str, tier: Tier) -> StoreResult<Account>;
+    /// Stores a new key (its hash) for an existing account.
+    fn insert_key(&self, key: &ApiKey) -> StoreResult<()>;
+    /// The key whose SHA-256 (hex) is `hash`, revoked or not.
+    fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>>;
+    /// Revokes a key for good; revoking twice is harmless.
+    fn revoke_key(&self, key_id: &str) -> StoreResult<ApiKey>;
+    /// The keys of an account, oldest first.
+    fn keys_of(&self, account_id: &str) -> StoreResult<Vec<ApiKey>>;
+    /// Takes one unit of `counter` for `period` (e.g. `2026-11`) if fewer than `limit` were
+    /// taken (`limit` -1: unlimited). Atomic: concurrent callers never overshoot.
+    fn consume(&self, account_id: &str, counter: Counter, period: &str, limit: i64) -> StoreResult<Consumed>;
+    /// Gives back one unit taken by [`Store::consume`] (used when the work it paid for failed
+    /// upstream, which the contract says charges nothing).
+    fn refund(&self, account_id: &str, counter: Counter, period: &str) -> StoreResult<()>;
+    /// Units of `counter` used in `period`.
+    fn usage(&self, account_id: &str, counter: Counter, period: &str) -> StoreResult<u64>;
+    /// Clues added to the collection on this service (`original`, `ai`), for each of
+    /// `answers` (normalized) of `language`, in the same order; empty lists for answers with
+    /// none.
+    fn clue_additions(&self, language: &str, answers: &[&str]) -> StoreResult<Vec<Vec<StoredClue>>>;
+    /// Records one use of a clue: a new clue is stored with count 1; a repeat (same
+    /// [`crossword_clues::dedupe_key`] and source) counts up. The puzzles API calls this when a
+    /// puzzle is published.
+    fn add_clue(&self, language: &str, answer: &str, text: &str, source: Source) -> StoreResult<()>;
+}

@@ -1,0 +1,75 @@
+//! The one request middleware: assigns a request id (keeping a well-formed incoming
+//! `X-Request-Id`), installs the [`RequestContext`](crate::context::RequestContext), logs one
+//! line per request, records metrics, and echoes the id in the response.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::{ConnectInfo, MatchedPath, Request, State};
+use axum::http::HeaderValue;
+use axum::middleware::Next;
+use axum::response::Response;
+
+use crate::context::{self, RequestContext};
+use crate::metrics::RequestMetrics;
+
+/// What the middleware needs: the public base URL and where to count requests.
+pub struct Observer {
+    /// Public base URL of the service (no trailing slash).
+    pub base_url: String,
+    /// Request counters and latency histograms.
+    pub metrics: RequestMetrics,
+}
+
+impl Observer {
+    /// An observer for a service reachable at `base_url`.
+    pub fn new(base_url: impl Into<String>) -> Observer {
+        Observer { base_url: base_url.into(), metrics: RequestMetrics::default() }
+    }
+}
+
+/// An incoming request id is kept when it is 1 to 64 letters, digits, `-` and `_`.
+fn acceptable_id(v: &str) -> bool {
+    !v.is_empty() && v.len() <= 64 && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The middleware; install with `axum::middleware::from_fn_with_state(observer, observe)`.
+pub async fn observe(State(observer): State<Arc<Observer>>, request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let request_id = request
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| acceptable_id(v))
+        .map(str::to_owned)
+        .unwrap_or_else(|| crate::keys::random_alphanumeric(16));
+    let route = request.extensions().get::<MatchedPath>().map_or("unmatched", |m| m.as_str()).to_owned();
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
+    let ctx =
+        RequestContext { base_url: observer.base_url.clone(), path: path.clone(), request_id: request_id.clone() };
+    let mut response = context::scope(ctx, next.run(request)).await;
+    if let Ok(v) = HeaderValue::from_str(&request_id) {
+        response.headers_mut().insert("x-request-id", v);
+    }
+    let elapsed = started.elapsed();
+    let status = response.status().as_u16();
+    observer.metrics.observe(&route, status, elapsed);
+    tracing::info!(request_id, %method, path, route, status, micros = elapsed.as_micros() as u64, peer = ?peer, "request");
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::acceptable_id;
+
+    #[test]
+    fn only_tame_request_ids_are_kept() {
+        assert!(acceptable_id("abc-DEF_123"));
+        for bad in ["", "a b", "x\r\ny", &"a".repeat(65)] {
+            assert!(!acceptable_id(bad), "{bad:?}");
+        }
+    }
+}
