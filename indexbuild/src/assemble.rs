@@ -30,6 +30,14 @@ pub struct Funnel {
     pub blocked: usize,
 }
 
+/// Where a language's sources come from, and where progress goes.
+#[derive(Clone, Copy)]
+struct Sources<'a> {
+    recipes: &'a Recipes,
+    cache: &'a Cache,
+    bar: &'a ProgressBar,
+}
+
 /// Builds the corpus list of `language` into `writer`.
 pub fn corpus_list(
     language: Language,
@@ -41,6 +49,7 @@ pub fn corpus_list(
     let code = language.code();
     let recipe = recipes.language.get(code).with_context(|| format!("no recipe for {code}"))?;
     let mut funnel = Funnel::default();
+    let sources = Sources { recipes, cache, bar };
     bar.set_message(format!("{code}: fetching"));
     let mut wheel = wordfreq::Wheel::open(&cache.get(&recipes.named("wordfreq")?)?)?;
     bar.set_message(format!("{code}: reading {}", recipe.frequency));
@@ -58,72 +67,108 @@ pub fn corpus_list(
     };
 
     match language.spec().cell {
-        CellKind::Kana => japanese(language, &list, recipes, cache, &mut add_zipf, &mut funnel, bar)?,
-        CellKind::Hanzi => {
-            let mapping = wheel.chinese_mapping()?;
-            for (from, to) in &mapping {
-                writer.fold(*from, *to);
-            }
-            writer.meta("folds", format!("{} Traditional-to-Simplified characters (wordfreq)", mapping.len()).into());
-            let dictionary = jieba::words(&String::from_utf8_lossy(&wheel.data_file("jieba_zh_orig.txt")?));
-            for (w, z) in &list {
-                let Ok(n) = language.normalize(w) else {
-                    funnel.outside_alphabet += 1;
-                    continue;
-                };
-                if dictionary.contains(w.as_str()) || *z >= 3.0 {
-                    add_zipf(n, *z);
-                } else {
-                    funnel.not_in_dictionary += 1;
-                }
-            }
-        }
-        _ => {
-            let spellers = load_spellers(recipe, cache, bar, code)?;
-            let dictionary_words = extra_dictionary_words(language, recipe, recipes, cache)?;
-            // With a full Hunspell checker, unknown words are dropped; when only the .dic stems
-            // could be read (the affix file defeated the parser), they are kept with a penalty.
-            let strict = spellers.is_empty() || spellers.iter().any(hunspell::Speller::is_full);
-            bar.set_length(list.len() as u64);
-            bar.set_message(format!("{code}: filtering"));
-            for (i, (w, z)) in list.iter().enumerate() {
-                if i % 4096 == 0 {
-                    bar.set_position(i as u64);
-                }
-                if w.chars().any(|c| c.is_numeric()) {
-                    funnel.outside_alphabet += 1;
-                    continue;
-                }
-                let Ok(n) = language.normalize(w) else {
-                    funnel.outside_alphabet += 1;
-                    continue;
-                };
-                let valid =
-                    spellers.is_empty() || spellers.iter().any(|s| s.accepts(w)) || dictionary_words.contains(&n);
-                if valid {
-                    add_zipf(n, *z);
-                } else if !strict {
-                    // Only a stems list could be loaded: keep the word, a notch lower.
-                    add_zipf(n, *z - score::UNVERIFIED_ZIPF_PENALTY);
-                    funnel.unverified += 1;
-                } else {
-                    // INDEXBUILD_SHOW_REJECTED=1 lists common words the filter drops (for tuning).
-                    if std::env::var_os("INDEXBUILD_SHOW_REJECTED").is_some() && *z >= 3.0 {
-                        eprintln!("rejected {w} {z}");
-                    }
-                    funnel.not_in_dictionary += 1;
-                }
-            }
-            bar.set_position(list.len() as u64);
-        }
+        CellKind::Kana => japanese(language, &list, &sources, &mut add_zipf, &mut funnel)?,
+        CellKind::Hanzi => chinese(language, &list, &mut wheel, writer, &mut add_zipf, &mut funnel)?,
+        _ => spell_checked(language, &list, &sources, &mut add_zipf, &mut funnel)?,
     }
 
     let anchors = language.spec().score_zipf;
     for (w, z) in &zipf {
         let _ = writer.insert(w, score::from_zipf(*z, anchors));
     }
+    funnel.from_dictionaries = dictionary_entries(language, recipe, recipes, cache, writer)?;
+    Ok(funnel)
+}
 
-    // Dictionary-only entries.
+/// Chinese: words of the jieba dictionary (or common enough without it), and the
+/// Traditional-to-Simplified folds wordfreq ships, recorded in the index.
+fn chinese(
+    language: Language,
+    list: &[(String, f32)],
+    wheel: &mut wordfreq::Wheel,
+    writer: &mut IndexWriter,
+    add_zipf: &mut impl FnMut(String, f32),
+    funnel: &mut Funnel,
+) -> Result<()> {
+    let mapping = wheel.chinese_mapping()?;
+    for (from, to) in &mapping {
+        writer.fold(*from, *to);
+    }
+    writer.meta("folds", format!("{} Traditional-to-Simplified characters (wordfreq)", mapping.len()).into());
+    let dictionary = jieba::words(&String::from_utf8_lossy(&wheel.data_file("jieba_zh_orig.txt")?));
+    for (w, z) in list {
+        let Ok(n) = language.normalize(w) else {
+            funnel.outside_alphabet += 1;
+            continue;
+        };
+        if dictionary.contains(w.as_str()) || *z >= 3.0 {
+            add_zipf(n, *z);
+        } else {
+            funnel.not_in_dictionary += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Alphabetic languages: frequency words a Hunspell checker (or the recipe's extra dictionary
+/// words) accepts.
+fn spell_checked(
+    language: Language,
+    list: &[(String, f32)],
+    sources: &Sources<'_>,
+    add_zipf: &mut impl FnMut(String, f32),
+    funnel: &mut Funnel,
+) -> Result<()> {
+    let Sources { recipes, cache, bar } = *sources;
+    let code = language.code();
+    let recipe = recipes.language.get(code).with_context(|| format!("no recipe for {code}"))?;
+    let spellers = load_spellers(recipe, cache, bar, code)?;
+    let dictionary_words = extra_dictionary_words(language, recipe, recipes, cache)?;
+    // With a full Hunspell checker, unknown words are dropped; when only the .dic stems could be
+    // read (the affix file defeated the parser), they are kept with a penalty.
+    let strict = spellers.is_empty() || spellers.iter().any(hunspell::Speller::is_full);
+    bar.set_length(list.len() as u64);
+    bar.set_message(format!("{code}: filtering"));
+    for (i, (w, z)) in list.iter().enumerate() {
+        if i % 4096 == 0 {
+            bar.set_position(i as u64);
+        }
+        if w.chars().any(|c| c.is_numeric()) {
+            funnel.outside_alphabet += 1;
+            continue;
+        }
+        let Ok(n) = language.normalize(w) else {
+            funnel.outside_alphabet += 1;
+            continue;
+        };
+        let valid = spellers.is_empty() || spellers.iter().any(|s| s.accepts(w)) || dictionary_words.contains(&n);
+        if valid {
+            add_zipf(n, *z);
+        } else if !strict {
+            // Only a stems list could be loaded: keep the word, a notch lower.
+            add_zipf(n, *z - score::UNVERIFIED_ZIPF_PENALTY);
+            funnel.unverified += 1;
+        } else {
+            // INDEXBUILD_SHOW_REJECTED=1 lists common words the filter drops (for tuning).
+            if std::env::var_os("INDEXBUILD_SHOW_REJECTED").is_some() && *z >= 3.0 {
+                eprintln!("rejected {w} {z}");
+            }
+            funnel.not_in_dictionary += 1;
+        }
+    }
+    bar.set_position(list.len() as u64);
+    Ok(())
+}
+
+/// Dictionary-only entries (WordNet phrases, hanja words) the frequency list lacks; returns how
+/// many were added.
+fn dictionary_entries(
+    language: Language,
+    recipe: &LanguageRecipe,
+    recipes: &Recipes,
+    cache: &Cache,
+    writer: &mut IndexWriter,
+) -> Result<usize> {
     let before = writer.len();
     for extra in &recipe.extra {
         match extra.as_str() {
@@ -139,8 +184,7 @@ pub fn corpus_list(
             _ => {}
         }
     }
-    funnel.from_dictionaries = writer.len() - before;
-    Ok(funnel)
+    Ok(writer.len() - before)
 }
 
 fn load_spellers(
@@ -236,12 +280,11 @@ pub fn pluralize(phrase: &str) -> String {
 fn japanese(
     language: Language,
     list: &[(String, f32)],
-    recipes: &Recipes,
-    cache: &Cache,
+    sources: &Sources<'_>,
     add_zipf: &mut impl FnMut(String, f32),
     funnel: &mut Funnel,
-    bar: &ProgressBar,
 ) -> Result<()> {
+    let Sources { recipes, cache, bar } = *sources;
     bar.set_message("ja: reading ipadic");
     let root = cache.get(&recipes.named("mecab-ipadic")?)?.join("root");
     let readings = ipadic::readings(&root)?;

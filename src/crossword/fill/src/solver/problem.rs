@@ -103,6 +103,113 @@ pub(super) struct Problem<'a> {
     weights: Vec<u64>,
 }
 
+/// The open slots of `grid` as variables, with their crossings; the (length, rank) of the
+/// complete slots' entries (theme entries and pre-placed words are constraints, not variables,
+/// and are not used again); and how many slots were complete.
+fn variables<'a>(
+    index: &'a Index,
+    grid: &Grid,
+    slots: &[Slot],
+    floors: &[u32],
+) -> (Vec<Var<'a>>, Vec<(usize, u32)>, usize) {
+    let mut vars = Vec::new();
+    let mut taken: Vec<(usize, u32)> = Vec::new();
+    let mut prefilled_slots = 0;
+    for (slot, &floor) in slots.iter().zip(floors) {
+        match grid.slot_text(slot) {
+            Some(text) => {
+                prefilled_slots += 1;
+                if let Some(at) = index.locate(&text) {
+                    taken.push(at);
+                }
+            }
+            None => vars.push(Var {
+                len: slot.len,
+                entries: index.cells_of_length(slot.len),
+                cells: slot.cells.clone(),
+                crossings: Vec::new(),
+                floor,
+            }),
+        }
+    }
+    // Crossings between variables, in cell order: the search must not depend on hashing (the
+    // same grid and seed give the same fill in every process).
+    let mut by_cell: Vec<Vec<(usize, usize)>> = vec![Vec::new(); grid.size() * grid.size()];
+    for (v, var) in vars.iter().enumerate() {
+        for (p, &cell) in var.cells.iter().enumerate() {
+            by_cell[cell].push((v, p));
+        }
+    }
+    for users in &by_cell {
+        if let [(a, pa), (b, pb)] = users[..] {
+            vars[a].crossings.push((pa, b, pb));
+            vars[b].crossings.push((pb, a, pa));
+        }
+    }
+    (vars, taken, prefilled_slots)
+}
+
+/// A variable's domain before the search: the ranks at or above its floor, narrowed by the
+/// letters already in its cells, without the entries the grid already uses.
+fn root_domain(index: &Index, grid: &Grid, var: &Var<'_>, taken: &[(usize, u32)]) -> Bits {
+    let scores = index.scores_of_length(var.len);
+    let cutoff = scores.partition_point(|&s| s as u32 >= var.floor);
+    let mut bits = vec![0u64; index.count_of_length(var.len).div_ceil(64)];
+    for (w, word) in bits.iter_mut().enumerate() {
+        let lo = w * 64;
+        if cutoff >= lo + 64 {
+            *word = u64::MAX;
+        } else if cutoff > lo {
+            *word = (1u64 << (cutoff - lo)) - 1;
+        }
+    }
+    for (p, &cell) in var.cells.iter().enumerate() {
+        if let Square::Letter(letter) = &grid.squares()[cell] {
+            match index.cell_id(letter).and_then(|id| index.postings(var.len, p, id)) {
+                Some(set) => {
+                    and_postings(&mut bits, &set, false);
+                }
+                None => bits.iter_mut().for_each(|w| *w = 0),
+            }
+        }
+    }
+    for &(len, rank) in taken {
+        if len == var.len {
+            clear(&mut bits, rank);
+        }
+    }
+    bits
+}
+
+/// Posting sets by length and position, indexed by cell, for the variables' lengths (none for
+/// alphabets too big to tabulate).
+fn posting_tables<'a>(index: &'a Index, vars: &[Var<'a>]) -> Vec<PostingTable<'a>> {
+    let cell_count = index.cell_count();
+    let mut tables: Vec<PostingTable<'a>> = Vec::new();
+    if cell_count > POSTING_ALPHABET {
+        return tables;
+    }
+    for var in vars {
+        if tables.len() <= var.len {
+            tables.resize_with(var.len + 1, Vec::new);
+        }
+        if tables[var.len].is_empty() {
+            tables[var.len] = (0..var.len)
+                .map(|p| {
+                    let mut by_cell = vec![None; cell_count];
+                    for (c, set) in index.position_postings(var.len, p) {
+                        if let Some(slot) = by_cell.get_mut(c as usize) {
+                            *slot = Some(set);
+                        }
+                    }
+                    by_cell
+                })
+                .collect();
+        }
+    }
+    tables
+}
+
 impl<'a> Problem<'a> {
     /// A search for the open slots of `grid` with entries scoring at least `min_score`. With a
     /// `seed`, near-ties are shuffled from the start (variety on demand); without one, only
@@ -119,99 +226,15 @@ impl<'a> Problem<'a> {
         floors: &[u32],
         seed: Option<u64>,
     ) -> Problem<'a> {
-        // Slots already complete (theme entries, pre-placed words) are constraints, not variables.
-        let mut vars = Vec::new();
-        let mut taken: Vec<(usize, u32)> = Vec::new();
-        let mut prefilled_slots = 0;
-        for (slot, &floor) in slots.iter().zip(floors) {
-            match grid.slot_text(slot) {
-                Some(text) => {
-                    prefilled_slots += 1;
-                    if let Some(at) = index.locate(&text) {
-                        taken.push(at);
-                    }
-                }
-                None => vars.push(Var {
-                    len: slot.len,
-                    entries: index.cells_of_length(slot.len),
-                    cells: slot.cells.clone(),
-                    crossings: Vec::new(),
-                    floor,
-                }),
-            }
-        }
-        // Crossings between variables, in cell order: the search must not depend on hashing
-        // (the same grid and seed give the same fill in every process).
-        let mut by_cell: Vec<Vec<(usize, usize)>> = vec![Vec::new(); grid.size() * grid.size()];
-        for (v, var) in vars.iter().enumerate() {
-            for (p, &cell) in var.cells.iter().enumerate() {
-                by_cell[cell].push((v, p));
-            }
-        }
-        for users in &by_cell {
-            if let [(a, pa), (b, pb)] = users[..] {
-                vars[a].crossings.push((pa, b, pb));
-                vars[b].crossings.push((pb, a, pa));
-            }
-        }
-        let mut root_failed = false;
-        let mut domains = Vec::with_capacity(vars.len());
-        for var in &vars {
-            let scores = index.scores_of_length(var.len);
-            let cutoff = scores.partition_point(|&s| s as u32 >= var.floor);
-            let mut bits = vec![0u64; index.count_of_length(var.len).div_ceil(64)];
-            for (w, word) in bits.iter_mut().enumerate() {
-                let lo = w * 64;
-                if cutoff >= lo + 64 {
-                    *word = u64::MAX;
-                } else if cutoff > lo {
-                    *word = (1u64 << (cutoff - lo)) - 1;
-                }
-            }
-            for (p, &cell) in var.cells.iter().enumerate() {
-                if let Square::Letter(letter) = &grid.squares()[cell] {
-                    match index.cell_id(letter).and_then(|id| index.postings(var.len, p, id)) {
-                        Some(set) => {
-                            and_postings(&mut bits, &set, false);
-                        }
-                        None => bits.iter_mut().for_each(|w| *w = 0),
-                    }
-                }
-            }
-            for &(len, rank) in &taken {
-                if len == var.len {
-                    clear(&mut bits, rank);
-                }
-            }
-            root_failed |= bits.iter().all(|&w| w == 0);
-            domains.push(bits);
-        }
+        let (vars, taken, prefilled_slots) = variables(index, grid, slots, floors);
+        let domains: Vec<Bits> = vars.iter().map(|var| root_domain(index, grid, var, &taken)).collect();
+        let root_failed = domains.iter().any(|bits| bits.iter().all(|&w| w == 0));
         let counts = domains.iter().map(|d| popcount(d)).collect();
         let n = vars.len();
         let cell_count = index.cell_count();
         let mask_words = cell_count.div_ceil(64).max(1);
         let masks = vars.iter().map(|var| vec![u64::MAX; var.len * mask_words]).collect();
-        let mut tables: Vec<PostingTable<'a>> = Vec::new();
-        if cell_count <= POSTING_ALPHABET {
-            for var in &vars {
-                if tables.len() <= var.len {
-                    tables.resize_with(var.len + 1, Vec::new);
-                }
-                if tables[var.len].is_empty() {
-                    tables[var.len] = (0..var.len)
-                        .map(|p| {
-                            let mut by_cell = vec![None; cell_count];
-                            for (c, set) in index.position_postings(var.len, p) {
-                                if let Some(slot) = by_cell.get_mut(c as usize) {
-                                    *slot = Some(set);
-                                }
-                            }
-                            by_cell
-                        })
-                        .collect();
-                }
-            }
-        }
+        let tables = posting_tables(index, &vars);
         Problem {
             index,
             vars,
