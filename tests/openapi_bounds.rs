@@ -78,10 +78,12 @@ fn probes(name: &str, location: &str, schema: &Value, example: &Value) -> Vec<(V
     out
 }
 
-/// A request: path (with query) and body.
-struct Call {
+/// One probe: the field it moves, the request, and whether the value is within bounds.
+struct Case {
+    field: String,
     path: String,
     body: Option<String>,
+    allowed: bool,
 }
 
 fn query_string(params: &Map<String, Value>) -> String {
@@ -99,6 +101,61 @@ fn query_string(params: &Map<String, Value>) -> String {
         .join("&")
 }
 
+/// The probes of one operation: a valid request made of the documented examples (a letter where
+/// there is none), with one bounded parameter or body field moved at a time.
+fn cases(doc: &Value, path: &str, op: &Value) -> Vec<Case> {
+    let mut query = Map::new();
+    let mut path_params = Map::new();
+    let mut bounded_params = Vec::new();
+    for p in op["parameters"].as_array().into_iter().flatten() {
+        let example = p["examples"].as_object().and_then(|e| e.values().next()).map(|e| e["value"].clone());
+        let example = example.unwrap_or(json!("A"));
+        let (name, location) = (p["name"].as_str().unwrap(), p["in"].as_str().unwrap());
+        match location {
+            "query" if p["required"] == true => drop(query.insert(name.into(), example.clone())),
+            "path" => drop(path_params.insert(name.into(), example.clone())),
+            _ => {}
+        }
+        if location != "header" {
+            bounded_params.push((name.to_owned(), location.to_owned(), p["schema"].clone(), example));
+        }
+    }
+    let body_media = &op["requestBody"]["content"]["application/json"];
+    let body_example = body_media["examples"].as_object().and_then(|e| e.values().next()).map(|e| e["value"].clone());
+    let body_example = body_example.unwrap_or(json!({}));
+    let has_body = op.get("requestBody").is_some();
+    let case =
+        |field: &str, query: &Map<String, Value>, path_params: &Map<String, Value>, body: Option<&Value>, allowed| {
+            let mut p = format!("/api/v1{path}");
+            for (k, v) in path_params {
+                p = p.replace(&format!("{{{k}}}"), v.as_str().unwrap());
+            }
+            if !query.is_empty() {
+                p = format!("{p}?{}", query_string(query));
+            }
+            Case { field: field.to_owned(), path: p, body: body.map(Value::to_string), allowed }
+        };
+    let mut out = Vec::new();
+    for (name, location, schema, example) in &bounded_params {
+        for (value, allowed) in probes(name, location, schema, example) {
+            let (mut q, mut pp) = (query.clone(), path_params.clone());
+            let target = if location == "path" { &mut pp } else { &mut q };
+            target.insert(name.clone(), value);
+            out.push(case(name, &q, &pp, has_body.then_some(&body_example), allowed));
+        }
+    }
+    let body_schema = resolve(doc, &body_media["schema"]);
+    for (name, field) in body_schema["properties"].as_object().into_iter().flatten() {
+        let example = body_example.get(name).cloned().unwrap_or(json!("A"));
+        for (value, allowed) in probes(name, "body", resolve(doc, field), &example) {
+            let mut body = body_example.clone();
+            body[name] = value;
+            out.push(case(name, &query, &path_params, Some(&body), allowed));
+        }
+    }
+    out
+}
+
 #[test]
 fn every_documented_bound_is_the_one_the_handler_enforces() {
     let s = Server::start(&["en"], Some(PATRON));
@@ -107,80 +164,12 @@ fn every_documented_bound_is_the_one_the_handler_enforces() {
     let mut checked = 0;
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
-            // The valid request: documented examples, else the first enum value or a letter.
-            let mut query = Map::new();
-            let mut path_params = Map::new();
-            let mut bounded_params = Vec::new();
-            for p in op["parameters"].as_array().into_iter().flatten() {
-                let example = p["examples"].as_object().and_then(|e| e.values().next()).map(|e| e["value"].clone());
-                let example = example.unwrap_or(json!("A"));
-                match p["in"].as_str() {
-                    Some("query") if p["required"] == true => {
-                        query.insert(p["name"].as_str().unwrap().into(), example.clone());
-                    }
-                    Some("path") => {
-                        path_params.insert(p["name"].as_str().unwrap().into(), example.clone());
-                    }
-                    _ => {}
-                }
-                if p["in"] != "header" {
-                    bounded_params.push((
-                        p["name"].as_str().unwrap().to_owned(),
-                        p["in"].as_str().unwrap().to_owned(),
-                        p["schema"].clone(),
-                        example,
-                    ));
-                }
-            }
-            let body_media = &op["requestBody"]["content"]["application/json"];
-            let body_example = body_media["examples"]
-                .as_object()
-                .and_then(|e| e.values().next())
-                .map(|e| e["value"].clone())
-                .unwrap_or(json!({}));
-            let body_schema = resolve(&doc, &body_media["schema"]);
-            let make = |query: &Map<String, Value>, path_params: &Map<String, Value>, body: Option<&Value>| {
-                let mut p = format!("/api/v1{path}");
-                for (k, v) in path_params {
-                    p = p.replace(&format!("{{{k}}}"), v.as_str().unwrap());
-                }
-                if !query.is_empty() {
-                    p = format!("{p}?{}", query_string(query));
-                }
-                Call { path: p, body: body.map(Value::to_string) }
-            };
-            let has_body = op.get("requestBody").is_some();
-            let mut cases: Vec<(String, Call, bool)> = Vec::new();
-            for (name, location, schema, example) in &bounded_params {
-                for (value, allowed) in probes(name, location, schema, example) {
-                    let (mut q, mut pp) = (query.clone(), path_params.clone());
-                    if location == "path" {
-                        pp.insert(name.clone(), value);
-                    } else {
-                        q.insert(name.clone(), value);
-                    }
-                    cases.push((name.clone(), make(&q, &pp, has_body.then_some(&body_example)), allowed));
-                }
-            }
-            for (name, field) in body_schema["properties"].as_object().into_iter().flatten() {
-                let field = resolve(&doc, field);
-                let example = body_example.get(name).cloned().unwrap_or(json!("A"));
-                for (value, allowed) in probes(name, "body", field, &example) {
-                    let mut body = body_example.clone();
-                    body[name] = value;
-                    cases.push((name.clone(), make(&query, &path_params, Some(&body)), allowed));
-                }
-            }
-            for (field, call, allowed) in cases {
-                let r = common::request(
-                    s.addr,
-                    &method.to_uppercase(),
-                    &call.path,
-                    &[("X-Api-Key", &key)],
-                    call.body.as_deref().map(str::as_bytes),
-                );
-                let refused_for_field = r.status == 400 && r.json()["field"] == field.as_str();
-                if allowed {
+            for c in cases(&doc, path, op) {
+                let body = c.body.as_deref().map(str::as_bytes);
+                let r = common::request(s.addr, &method.to_uppercase(), &c.path, &[("X-Api-Key", &key)], body);
+                let refused_for_field = r.status == 400 && r.json()["field"] == c.field.as_str();
+                let field = &c.field;
+                if c.allowed {
                     assert!(
                         !refused_for_field,
                         "{method} {path}: `{field}` at its documented bound was refused: {}",
