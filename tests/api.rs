@@ -141,15 +141,30 @@ fn words_endpoint_validates_every_field() {
     assert!(r.header("retry-after").is_some());
 }
 
+/// Clients look each score up by the word they sent: keys are the words as sent, a word sent
+/// twice appears once, and unknown words stay out.
+#[test]
+fn score_keys_are_the_words_as_sent() {
+    let s = Server::start(&["fr"], None);
+    let (_, key) = s.account_with_key("patron", "");
+    let h = [("X-Api-Key", key.as_str()), ("Content-Type", "application/json")];
+    let r = s.post("/api/v1/words/scores", &h, r#"{"words":["café","ÉTÉ","café","inconnu"],"language":"fr"}"#);
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json(), serde_json::json!({"scores": {"café": 83, "ÉTÉ": 100}}));
+    // Two spellings of one entry are two keys with the same score.
+    let r = s.post("/api/v1/words/scores", &h, r#"{"words":["cafe","CAFÉ"],"language":"fr"}"#);
+    assert_eq!(r.json(), serde_json::json!({"scores": {"cafe": 83, "CAFÉ": 83}}));
+}
+
 #[test]
 fn scores_endpoint_validates_every_field() {
     let s = Server::start(&["en", "pt"], None);
     let (_, key) = s.account_with_key("patron", "");
     let h = [("X-Api-Key", key.as_str()), ("Content-Type", "application/json")];
     let r = s.post("/api/v1/words/scores", &h, r#"{"words":["cat","Crème","ice-cream","unknownword","C4T"]}"#);
-    assert_eq!(r.json(), serde_json::json!({"scores": {"CAT": 84, "CREME": 70, "ICECREAM": 60}}));
+    assert_eq!(r.json(), serde_json::json!({"scores": {"cat": 84, "Crème": 70, "ice-cream": 60}}));
     let r = s.post("/api/v1/words/scores", &h, r#"{"words":["Coração"],"language":"pt-BR"}"#);
-    assert_eq!(r.json(), serde_json::json!({"scores": {"CORACAO": 80}}));
+    assert_eq!(r.json(), serde_json::json!({"scores": {"Coração": 80}}));
     let many = format!(r#"{{"words":[{}]}}"#, vec!["\"a\""; 201].join(","));
     let cases: Vec<(String, &str)> = vec![
         ("not json".into(), "body"),

@@ -155,10 +155,25 @@ fn generate_signs_clues_meters_and_checks_plans() {
     let doc = r.problem(429, "AI_QUOTA_REACHED");
     assert_eq!((doc["limit"].as_i64(), doc["remaining"].as_i64()), (Some(2), Some(0)));
     assert_eq!(r.header("x-ai-clues-remaining"), Some("0"));
-    assert!(r.header("retry-after").unwrap().parse::<u64>().unwrap() > 0);
+    let retry = r.header("retry-after").unwrap().parse::<u64>().unwrap();
+    assert!((1..=31 * 86_400).contains(&retry), "until the first of next month: {retry}");
     let (_, read_only) = s.account_with_key("starter", "read");
     s.post("/api/v1/clues/generate", &[("Authorization", &bearer(&read_only))], r#"{"word":"cat"}"#)
         .problem(403, "FORBIDDEN_SCOPE");
+}
+
+/// A full request window on POST /clues/generate carries `Retry-After` and the AI clues left.
+#[test]
+fn a_rate_limited_generate_names_the_ai_clues_left() {
+    let s = Server::start(&["en"], Some("[tiers.starter]\nreads_per_minute = 2\nai_clues_per_month = 7\n"));
+    let (_, key) = s.account_with_key("starter", "");
+    let h = [("X-Api-Key", key.as_str())];
+    assert_eq!(s.post("/api/v1/clues/generate", &h, r#"{"word":"cat"}"#).status, 200);
+    assert_eq!(s.get("/api/v1/clues/cat", &h).status, 200);
+    let r = s.post("/api/v1/clues/generate", &h, r#"{"word":"cat"}"#);
+    r.problem(429, "RATE_LIMITED");
+    assert!(r.header("retry-after").unwrap().parse::<u64>().unwrap() >= 1);
+    assert_eq!(r.header("x-ai-clues-remaining"), Some("6"));
 }
 
 /// A one-thread fake of an OpenAI-compatible server: each connection gets the next reply.

@@ -39,6 +39,7 @@ fn fills_as_json_with_headers_and_quota() {
     );
     assert!(doc["upgradeUrl"].is_string() && doc["contact"].is_string());
     assert_eq!(r.header("x-fill-quota-remaining"), Some("0"));
+    assert_eq!(retry_after(&r), seconds_to_next_month(), "Retry-After counts down to the first of next month, UTC");
     // An improve counts as a fill too.
     s.post("/api/v1/fill/improve", &h, r#"{"grid":["CAB","ODE","WET"]}"#).problem(429, "FILL_QUOTA_REACHED");
 }
@@ -92,6 +93,81 @@ fn grids_over_the_plan_are_locked() {
     assert!(doc["upgradeUrl"].is_string());
 }
 
+/// The `Retry-After` of a reply, in seconds.
+fn retry_after(r: &common::Reply) -> u64 {
+    r.header("retry-after").and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("no Retry-After: {}", r.body))
+}
+
+/// Seconds from now to 00:00 UTC on the first of next month (computed apart from the server's
+/// calendar code: by stepping whole days).
+fn seconds_to_next_month() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let day_of_month = |secs: u64| {
+        // Civil date from days since 1970-01-01 (proleptic Gregorian).
+        let z = secs / 86_400 + 719_468;
+        let doe = z % 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        doy - (153 * mp + 2) / 5 + 1
+    };
+    let mut midnight = (now / 86_400 + 1) * 86_400;
+    while day_of_month(midnight) != 1 {
+        midnight += 86_400;
+    }
+    midnight - now
+}
+
+/// A JSON fill can be cancelled too, through a session id the client chose: it answers with
+/// the partial grid and `reason: "cancelled"`. A full window on a fill operation carries the
+/// fills left as well as `Retry-After`.
+#[test]
+fn a_cancelled_json_fill_says_so_and_every_429_has_its_headers() {
+    let s = Server::start(&["it"], Some("[tiers.starter]\nreads_per_minute = 20\n"));
+    let (_, key) = s.account_with_key("starter", "");
+    let h = [("X-Api-Key", key.as_str())];
+    let body = format!(r#"{{"grid":{},"language":"it","max_time":30,"session_id":"my-fill.1"}}"#, open9());
+    let reply = std::thread::scope(|scope| {
+        let fill = scope.spawn(|| s.post("/api/v1/fill", &h, &body));
+        // Cancel once the fill runs (until then the id is unknown and nothing changes).
+        let started = Instant::now();
+        loop {
+            let r = s.post("/api/v1/fill/cancel", &h, r#"{"session_id":"my-fill.1"}"#).json();
+            if r["cancelled"] == true {
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(20), "the fill never started: {r}");
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        fill.join().unwrap()
+    });
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let result = reply.json();
+    assert_eq!(result["reason"], "cancelled", "{result}");
+    assert_eq!(result["sessionId"], "my-fill.1");
+    assert_eq!(reply.header("x-fill-session-id"), Some("my-fill.1"));
+    assert_eq!(result["grid"].as_array().map(Vec::len), Some(9));
+    assert!(result["slotsFilled"].as_u64().unwrap() < result["slotsTotal"].as_u64().unwrap(), "{result}");
+    // A session id outside the allowed characters is refused before anything runs.
+    let doc = s
+        .post("/api/v1/fill", &h, &format!(r#"{{"grid":{SQUARE},"language":"it","session_id":"a b"}}"#))
+        .problem(400, "VALIDATION_ERROR");
+    assert_eq!(doc["field"], "session_id");
+    // Spend the rest of the 20-request window; each fill operation's 429 names the fills left.
+    loop {
+        let r = s.post("/api/v1/fill/cancel", &h, r#"{"session_id":"x"}"#);
+        if r.status == 429 {
+            break;
+        }
+    }
+    for path in ["/api/v1/fill", "/api/v1/fill/improve", "/api/v1/fill/cancel"] {
+        let r = s.post(path, &h, &format!(r#"{{"grid":{SQUARE},"language":"it","session_id":"x"}}"#));
+        r.problem(429, "RATE_LIMITED");
+        assert!((1..=60).contains(&retry_after(&r)), "{path}");
+        assert_eq!(r.header("x-fill-quota-remaining"), Some("199"), "{path}: one fill was spent");
+    }
+}
+
 #[test]
 fn events_arrive_in_order() {
     let s = Server::start(&["en"], None);
@@ -135,10 +211,15 @@ fn busy_solver_cancel_and_disconnect() {
     let id1 = first.next_event().unwrap()["sessionId"].as_str().unwrap().to_owned();
     let mut second = EventStream::open(s.addr, "/api/v1/fill", &h, &body);
     let id2 = second.next_event().unwrap()["sessionId"].as_str().unwrap().to_owned();
-    // A third fill of the same account is refused, not queued, not charged.
+    // A third fill of the same account is refused, not queued, not charged; the 429 carries
+    // the contract's headers: a jittered few seconds, and the fills left (200 - 2).
     let r = s.post("/api/v1/fill", &h, &format!(r#"{{"grid":{SQUARE},"language":"it","max_time":1}}"#));
     r.problem(429, "SOLVER_BUSY");
-    assert!(r.header("retry-after").is_some());
+    assert!((2..=5).contains(&retry_after(&r)), "{:?}", r.header("retry-after"));
+    assert_eq!(r.header("x-fill-quota-remaining"), Some("198"));
+    let r = s.post("/api/v1/fill/improve", &h, r#"{"grid":["CAB","ODE","WET"],"language":"it"}"#);
+    r.problem(429, "SOLVER_BUSY");
+    assert_eq!(r.header("x-fill-quota-remaining"), Some("198"));
     // Word searches are answered while both solves run (30 s each): not queued behind them.
     // (How fast they stay is measured by bench/scripts/load.sh, not here.)
     let started = Instant::now();
@@ -164,16 +245,14 @@ fn busy_solver_cancel_and_disconnect() {
     }
     // The fill had 30 s left; a stream that ends well before that was stopped by the cancel.
     assert!(asked.elapsed() < Duration::from_secs(15), "stream ended {:?} after the cancel", asked.elapsed());
-    // It ends with what the solver had: a partial grid, or the `cancelled` reason when nothing
-    // was placed. Never a complete fill.
+    // It ends with an `error` event whose reason is `cancelled`, never with `complete`, and
+    // carries what the solver had placed: the partial grid and its counts.
     let final_event = final_event.unwrap();
-    match final_event["type"].as_str() {
-        Some("error") => assert_eq!(final_event["reason"], "cancelled", "{final_event}"),
-        Some("complete") => {
-            assert!(final_event["slotsFilled"].as_u64() < final_event["slotsTotal"].as_u64(), "{final_event}")
-        }
-        _ => panic!("unexpected last event {final_event}"),
-    }
+    assert_eq!((&final_event["type"], &final_event["reason"]), (&"error".into(), &"cancelled".into()), "{final_event}");
+    assert_eq!(final_event["grid"].as_array().map(Vec::len), Some(9), "{final_event}");
+    assert_eq!(final_event["slotsTotal"], 18, "{final_event}");
+    assert!(final_event["slotsFilled"].as_u64().unwrap() < 18, "{final_event}");
+    assert!(final_event["quality"].is_object(), "{final_event}");
     // Another account cannot cancel the second; `sessionId` spelling works for the owner.
     let (_, other) = s.account_with_key("starter", "");
     let r = s.post("/api/v1/fill/cancel", &[("X-Api-Key", &other)], &format!(r#"{{"sessionId":"{id2}"}}"#)).json();

@@ -41,6 +41,7 @@ pub fn fixture_indexes(dir: &Path, codes: &[&str]) {
             ],
             "ru" => &[("луна", 90), ("лина", 60)],
             "pt" => &[("coração", 80), ("casa", 90)],
+            "fr" => &[("café", 83), ("été", 100)],
             _ => &[],
         };
         for (t, s) in entries {

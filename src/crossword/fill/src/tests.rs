@@ -178,7 +178,9 @@ fn a_cancel_stops_the_search_long_before_its_budget() {
     // The search had 20 s left. (The flag is read every 64 nodes: milliseconds on an idle
     // machine; the bound leaves room for a shared, loaded one.)
     assert!(latency < Duration::from_secs(5), "stopped {latency:?} after the cancel");
-    assert!(result.reason.is_none_or(|r| r == Reason::Cancelled));
+    // Stopped short of complete, so it says it was cancelled, with whatever it had placed.
+    assert!(result.slots_filled < result.slots_total);
+    assert_eq!(result.reason, Some(Reason::Cancelled));
     assert!(progress_seen.load(Ordering::Relaxed), "progress snapshots arrive while searching");
 }
 

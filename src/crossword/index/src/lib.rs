@@ -249,13 +249,10 @@ impl Index {
         Pattern::parse(self.language, &self.fold(text))
     }
 
-    /// Scores of known words, normalized; unknown or unnormalizable words are omitted.
-    pub fn scores<'w>(&self, words: impl IntoIterator<Item = &'w str>) -> Vec<(String, u8)> {
-        words
-            .into_iter()
-            .filter_map(|w| self.normalize(w).ok())
-            .filter_map(|n| self.score(&n).map(|s| (n, s)))
-            .collect()
+    /// Scores of known words, each paired with the word as given (not its normalized form), in
+    /// input order; unknown or unnormalizable words are omitted.
+    pub fn scores<'w>(&self, words: impl IntoIterator<Item = &'w str>) -> Vec<(&'w str, u8)> {
+        words.into_iter().filter_map(|w| Some((w, self.score(&self.normalize(w).ok()?)?))).collect()
     }
 
     /// Number of distinct cells.

@@ -246,16 +246,6 @@ impl IndexManager {
             .collect())
     }
 
-    /// Scores of the known words among `words` (normalized), in input order; unknown words are
-    /// omitted.
-    pub fn scores<'w>(
-        &self,
-        language: Language,
-        words: impl IntoIterator<Item = &'w str>,
-    ) -> Result<Vec<(String, u8)>, LoadError> {
-        Ok(self.get(language)?.scores(words))
-    }
-
     /// The clue collection of `language`, loading it if needed; `None` when the index
     /// directory has no clue file for it. A file replaced on disk (a clue import) is noticed
     /// within a second and mapped afresh; lookups in flight keep the old mapping.

@@ -4,7 +4,8 @@ use crossword_fill::FillResult;
 use serde_json::{json, Value};
 
 /// The contract's Fill result of a fill: `grid`, `slotsFilled`, `slotsTotal`, `quality`, and
-/// `reason` when nothing was filled. The API adds `sessionId`; `crossword fill --json` adds its
+/// `reason` when nothing was filled or when a cancel stopped the fill (then with the partial
+/// grid). The API adds `sessionId`; `crossword fill --json` adds its
 /// search figures.
 pub fn fill_result(result: &FillResult) -> Value {
     let mut out = json!({

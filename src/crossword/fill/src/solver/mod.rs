@@ -118,7 +118,8 @@ pub struct FillResult {
     pub slots_total: usize,
     /// Scores and weak entries.
     pub quality: Quality,
-    /// Present when no cell was filled.
+    /// Present when no cell was filled, and always [`Reason::Cancelled`] when a cancel stopped the
+    /// fill short of complete (a cancel during the polish of a complete fill leaves it complete).
     pub reason: Option<Reason>,
     /// Search figures.
     pub stats: Stats,
@@ -170,7 +171,17 @@ pub fn fill(
     let slots_filled = slots.iter().filter(|s| filled.slot_text(s).is_some()).count();
     let solver_wrote = filled.squares().iter().zip(grid.squares()).any(|(a, b)| a != b);
     let complete = slots_filled == slots.len();
-    let reason = if complete || solver_wrote { None } else { Some(stopped.unwrap_or(Reason::OutOfTime)) };
+    let cancelled = stopped == Some(Reason::Cancelled) || cancel.load(Ordering::Relaxed);
+    let reason = if complete {
+        None
+    } else if cancelled {
+        // A client that cancelled must not mistake a partial grid for a finished one.
+        Some(Reason::Cancelled)
+    } else if solver_wrote {
+        None
+    } else {
+        Some(stopped.unwrap_or(Reason::OutOfTime))
+    };
     stats.elapsed = started.elapsed();
     FillResult {
         quality: quality::report(index, &filled, &slots, options.min_score),

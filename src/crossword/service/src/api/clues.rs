@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Map, Value};
@@ -118,7 +118,10 @@ async fn bulk_inner(state: &Arc<AppState>, body: ApiResult<Bytes>) -> ApiResult<
 /// POST /clues/generate.
 pub async fn generate_handler(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Body) -> Response {
     let body = read_body(body).await;
-    metered(&state, &headers, Scope::Solve, |caller| generate_inner(&state, caller, body)).await
+    quota::metered_spending(&state, &headers, Scope::Solve, Counter::AiClues, |caller| {
+        generate_inner(&state, caller, body)
+    })
+    .await
 }
 
 async fn generate_inner(state: &Arc<AppState>, caller: Caller, body: ApiResult<Bytes>) -> ApiResult<Response> {
@@ -143,13 +146,7 @@ async fn generate_inner(state: &Arc<AppState>, caller: Caller, body: ApiResult<B
     let index = index_of(state, language).await?;
     let answer = answer_key(&index, word, "word", 2)?;
     let base = clue_base(state, language).await?;
-    let remaining = quota::consume(state, &caller, Counter::AiClues).map_err(|e| {
-        if e.code == Code::AiQuotaReached {
-            e.header(HeaderName::from_static("retry-after"), service_kit::period::seconds_until_next_period())
-        } else {
-            e
-        }
-    })?;
+    let remaining = quota::consume(state, &caller, Counter::AiClues)?;
     let generator = state.clue_generator.clone();
     let key = answer.clone();
     let run = tokio::task::spawn_blocking(move || {
@@ -286,7 +283,7 @@ fn document_generate(doc: &mut Value) {
     );
     errors.insert("429".into(), with_headers(problem("The account's request window is full, or its monthly AI clue requests are used up (refills on the first of the month, UTC; `Retry-After` gives the seconds until then).", &[Code::RateLimited, Code::AiQuotaReached]), json!({
         "Retry-After": { "$ref": "#/components/headers/RetryAfter" },
-        "X-Ai-Clues-Remaining": { "$ref": "#/components/headers/AiCluesRemainingOptional" }
+        "X-Ai-Clues-Remaining": { "$ref": "#/components/headers/AiCluesLeft" }
     })));
     errors.insert(
         "502".into(),
@@ -317,7 +314,7 @@ fn document_generate(doc: &mut Value) {
         doc,
         json!({
             "AiCluesRemaining": { "required": true, "description": "AI clue requests left this month (-1: no limit).", "schema": { "type": "integer" } },
-            "AiCluesRemainingOptional": { "description": "AI clue requests left this month (0 on AI_QUOTA_REACHED).", "schema": { "type": "integer" } }
+            "AiCluesLeft": { "required": true, "description": "AI clue requests left this month (0 on AI_QUOTA_REACHED; -1: no limit). Every 429 of this operation carries it.", "schema": { "type": "integer" } }
         }),
     );
 }

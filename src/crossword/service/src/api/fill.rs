@@ -19,7 +19,6 @@ use crossword_fill::grid::{MAX_SIZE, MIN_SIZE};
 use crossword_fill::{self as fill, FillOptions, Grid, GridError, Progress};
 use serde_json::{json, Map, Value};
 
-use super::auth::metered;
 use super::error::{ApiError, ApiResult, Code};
 use super::extract::{index_of, json_object, language, opt_bool, opt_str, read_body, IntField, NumberField};
 use super::openapi::{
@@ -89,6 +88,24 @@ async fn prepare(state: &Arc<AppState>, caller: Caller, body: &Map<String, Value
     Ok(Prepared { caller, index, grid })
 }
 
+/// The optional `session_id` of POST /fill (an extension): a cancel handle chosen by the client,
+/// so that a JSON fill, whose headers arrive only with its result, can be cancelled too.
+fn requested_session_id(body: &Map<String, Value>) -> ApiResult<Option<String>> {
+    match body.get("session_id") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s))
+            if (1..=SESSION_ID_MAX).contains(&s.len())
+                && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b)) =>
+        {
+            Ok(Some(s.clone()))
+        }
+        Some(_) => Err(ApiError::validation(
+            "session_id",
+            format!("`session_id` must be 1 to {SESSION_ID_MAX} characters among A-Z, a-z, 0-9, `-`, `.`, `_` and `~`"),
+        )),
+    }
+}
+
 fn quota_header(response: &mut Response, remaining: i64) {
     response.headers_mut().insert("x-fill-quota-remaining", HeaderValue::from(remaining));
 }
@@ -98,7 +115,10 @@ pub async fn fill_handler(State(state): State<Arc<AppState>>, headers: HeaderMap
     let body = read_body(body).await;
     let stream =
         headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("text/event-stream"));
-    metered(&state, &headers, Scope::Solve, |caller| fill_inner(&state, caller, body, stream)).await
+    quota::metered_spending(&state, &headers, Scope::Solve, Counter::Fills, |caller| {
+        fill_inner(&state, caller, body, stream)
+    })
+    .await
 }
 
 async fn fill_inner(
@@ -112,8 +132,13 @@ async fn fill_inner(
     let max_time = MAX_TIME.from_body_or_default(&body)?;
     let try_hard = opt_bool(&body, "try_hard_grid")?.unwrap_or(false);
     let seed = SEED.from_body(&body)?.map(|s| s as u64);
+    let requested_id = requested_session_id(&body)?;
     let prepared = prepare(state, caller, &body).await?;
-    let ticket = state.solver.admit(&prepared.caller.account.id, state.config.limits.fills_per_account)?;
+    let ticket = state.solver.admit(
+        &prepared.caller.account.id,
+        state.config.limits.fills_per_account,
+        requested_id.as_deref(),
+    )?;
     let remaining = quota::consume(state, &prepared.caller, Counter::Fills)?;
     let options = FillOptions { min_score, max_time: Duration::from_secs_f64(max_time), seed, try_hard, strict: false };
     if stream {
@@ -195,14 +220,13 @@ fn stream_fill(
             })
         }));
         let last = match run {
-            Ok(result) => match result.reason {
-                Some(reason) => json!({ "type": "error", "reason": reason.as_str() }),
-                None => {
-                    let mut complete = crate::report::fill_result(&result);
-                    complete["type"] = "complete".into();
-                    complete
-                }
-            },
+            Ok(result) => {
+                // The final event: `complete`, or `error` with the reason and, as extra fields,
+                // what the solver had (a cancelled fill's partial grid and counts).
+                let mut last = crate::report::fill_result(&result);
+                last["type"] = if result.reason.is_some() { "error" } else { "complete" }.into();
+                last
+            }
             Err(_) => {
                 quota::refund(&state, &caller, Counter::Fills);
                 json!({ "type": "error", "reason": "upstream_unavailable" })
@@ -225,7 +249,7 @@ fn stream_fill(
 pub async fn cancel_handler(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Body) -> Response {
     let body = read_body(body).await;
     let pool = state.solver.clone();
-    metered(&state, &headers, Scope::Solve, |caller| async move {
+    quota::metered_spending(&state, &headers, Scope::Solve, Counter::Fills, |caller| async move {
         let body = json_object(&body?)?;
         let field = if body.contains_key("session_id") { "session_id" } else { "sessionId" };
         let id = match body.get(field) {
@@ -247,7 +271,10 @@ pub async fn cancel_handler(State(state): State<Arc<AppState>>, headers: HeaderM
 /// POST /fill/improve.
 pub async fn improve_handler(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Body) -> Response {
     let body = read_body(body).await;
-    metered(&state, &headers, Scope::Solve, |caller| improve_inner(&state, caller, body)).await
+    quota::metered_spending(&state, &headers, Scope::Solve, Counter::Fills, |caller| {
+        improve_inner(&state, caller, body)
+    })
+    .await
 }
 
 async fn improve_inner(state: &Arc<AppState>, caller: Caller, body: ApiResult<Bytes>) -> ApiResult<Response> {
@@ -255,7 +282,7 @@ async fn improve_inner(state: &Arc<AppState>, caller: Caller, body: ApiResult<By
     let max_time = MAX_TIME.from_body_or_default(&body)?;
     let prepared = prepare(state, caller, &body).await?;
     let locked = locked_cells(&body, prepared.grid.size())?;
-    let ticket = state.solver.admit(&prepared.caller.account.id, state.config.limits.fills_per_account)?;
+    let ticket = state.solver.admit(&prepared.caller.account.id, state.config.limits.fills_per_account, None)?;
     let remaining = quota::consume(state, &prepared.caller, Counter::Fills)?;
     let cancel = ticket.cancel.clone();
     let Prepared { caller, index, grid } = prepared;
@@ -333,9 +360,9 @@ fn metered_solve_errors() -> Value {
             &[Code::ForbiddenScope, Code::GridSizeLocked],
         ),
     );
-    r.insert("429".into(), with_headers(problem("The account's request window is full, its monthly fills are used up, or the solver is busy (two fills per account; nothing queued or charged).", &[Code::RateLimited, Code::FillQuotaReached, Code::SolverBusy]), json!({
-        "Retry-After": { "$ref": "#/components/headers/RetryAfterOptional" },
-        "X-Fill-Quota-Remaining": { "$ref": "#/components/headers/FillQuotaRemainingOptional" }
+    r.insert("429".into(), with_headers(problem("The account's request window is full, its monthly fills are used up, or the solver is busy (two fills per account; nothing queued or charged). `Retry-After`: the window's remaining seconds, the seconds until the first of next month (UTC) for FILL_QUOTA_REACHED, or 2 to 5 seconds (jittered) for SOLVER_BUSY.", &[Code::RateLimited, Code::FillQuotaReached, Code::SolverBusy]), json!({
+        "Retry-After": { "$ref": "#/components/headers/RetryAfter" },
+        "X-Fill-Quota-Remaining": { "$ref": "#/components/headers/FillQuotaLeft" }
     })));
     r.insert("502".into(), problem("The solver failed; nothing was charged.", &[Code::UpstreamUnavailable]));
     Value::Object(r)
@@ -359,7 +386,7 @@ fn document_operations(doc: &mut Value) {
         "post",
         json!({
             "operationId": "fillGrid", "summary": "Fill a grid",
-            "description": "Scope `solve`. Returns 200 whether or not the grid is solved: complete when `slotsFilled` equals `slotsTotal`; a best partial fill when no complete one was found in time; `reason` only when no cell was filled. Consumes one monthly fill even when nothing is found. With `Accept: text/event-stream` the response is a stream of `data:` frames: `session`, zero or more `progress`, then `complete` or `error`. A client that disconnects cancels its fill. Also counts against the account's one-minute request window.",
+            "description": "Scope `solve`. Returns 200 whether or not the grid is solved: complete when `slotsFilled` equals `slotsTotal`; a best partial fill when no complete one was found in time. `reason` is present when no cell was filled, and is always `cancelled` when POST /fill/cancel (or a client that went away) stopped the fill before it was complete: the result then holds the partial grid and its counts, and must not be taken for a finished fill. A cancel that arrives while a complete fill is being polished leaves it complete, without `reason`. Consumes one monthly fill even when nothing is found. With `Accept: text/event-stream` the response is a stream of `data:` frames: `session`, zero or more `progress`, then `complete` (the Fill result) or `error` (its `reason`, plus the Fill result's `grid`, `slotsFilled`, `slotsTotal` and `quality` as extra fields; a cancelled fill always ends with `error` and `reason: \"cancelled\"`). A client that disconnects cancels its fill. Every 429 carries `Retry-After` (seconds; for FILL_QUOTA_REACHED, until the first of next month, UTC) and `X-Fill-Quota-Remaining`. Also counts against the account's one-minute request window.",
             "parameters": [{ "name": "Accept", "in": "header", "required": false, "schema": { "type": "string", "enum": ["application/json", "text/event-stream"], "default": "application/json" } }],
             "requestBody": { "required": true, "content": { "application/json": {
                 "schema": { "$ref": "#/components/schemas/FillRequest" },
@@ -405,7 +432,7 @@ fn document_operations(doc: &mut Value) {
         json!({
             "FillSessionId": { "required": true, "description": "The fill's cancel handle.", "schema": { "type": "string" } },
             "FillQuotaRemaining": { "required": true, "description": "Fills left this month after this one (-1: no limit).", "schema": { "type": "integer" } },
-            "FillQuotaRemainingOptional": { "description": "Fills left this month (-1: no limit).", "schema": { "type": "integer" } }
+            "FillQuotaLeft": { "required": true, "description": "Fills left this month (0 on FILL_QUOTA_REACHED; -1: no limit). Every 429 of the fill operations carries it.", "schema": { "type": "integer" } }
         }),
     );
 }
@@ -440,7 +467,8 @@ fn document_schemas(doc: &mut Value) {
                     "max_time": MAX_TIME.schema(),
                     "language": language_schema(),
                     "try_hard_grid": { "type": "boolean", "default": false },
-                    "seed": merge(SEED.schema(), json!({ "description": "Extension: variety on demand; the same seed gives the same fill. Without it fills are deterministic." }))
+                    "seed": merge(SEED.schema(), json!({ "description": "Extension: variety on demand; the same seed gives the same fill. Without it fills are deterministic." })),
+                    "session_id": { "type": "string", "minLength": 1, "maxLength": SESSION_ID_MAX, "pattern": "^[A-Za-z0-9._~-]+$", "description": "Extension: the cancel handle, chosen by the client (then also `sessionId` and `X-Fill-Session-Id`), so a JSON fill can be cancelled from elsewhere while it runs. Unique among the account's running fills (a duplicate is 400). Without it the server makes one up." }
                 }
             },
             "FillResult": {
@@ -449,13 +477,13 @@ fn document_schemas(doc: &mut Value) {
                     "grid": rows,
                     "slotsFilled": { "type": "integer" }, "slotsTotal": { "type": "integer" },
                     "quality": { "$ref": "#/components/schemas/Quality" },
-                    "reason": { "type": "string", "enum": ["too_difficult", "no_solution", "cancelled"] },
+                    "reason": { "type": "string", "enum": ["too_difficult", "no_solution", "cancelled"], "description": "Present when no cell was filled; always `cancelled` when a cancel stopped the fill before it was complete (the grid is then partial)." },
                     "sessionId": { "type": "string" }
                 }
             },
             "FillEvent": {
                 "type": "object", "required": ["type"],
-                "description": "One `data:` frame of the stream. `progress.fill` maps `row,col` to a letter; a later progress event may show fewer cells (the solver backed up). `error.reason` is too_difficult, no_solution, cancelled or upstream_unavailable.",
+                "description": "One `data:` frame of the stream. `progress.fill` maps `row,col` to a letter; a later progress event may show fewer cells (the solver backed up). `error.reason` is too_difficult, no_solution, cancelled or upstream_unavailable; except for upstream_unavailable, an `error` event also carries `grid`, `slotsFilled`, `slotsTotal` and `quality` (a cancelled fill's partial grid).",
                 "properties": {
                     "type": { "type": "string", "enum": ["session", "progress", "complete", "error"] },
                     "sessionId": { "type": "string" }, "filled": { "type": "integer" }, "total": { "type": "integer" },

@@ -65,8 +65,7 @@ fn shared_headers() -> Value {
         "RateLimitLimit": { "required": true, "description": "Requests allowed in the one-minute window (-1: no limit).", "schema": { "type": "integer" } },
         "RateLimitRemaining": { "required": true, "description": "Requests left in the window (-1: no limit).", "schema": { "type": "integer" } },
         "RetryAfter": { "required": true, "description": "Seconds until a retry can succeed.", "schema": { "type": "integer", "minimum": 1 } },
-        "RequestId": { "description": "Identifies the request in the service's logs.", "schema": { "type": "string" } },
-        "RetryAfterOptional": { "description": "Seconds until a retry can succeed (present on RATE_LIMITED and SOLVER_BUSY).", "schema": { "type": "integer", "minimum": 1 } }
+        "RequestId": { "description": "Identifies the request in the service's logs.", "schema": { "type": "string" } }
     })
 }
 
@@ -198,7 +197,7 @@ pub fn solve_errors() -> Map<String, Value> {
         "413": problem("The body is larger than 1 MB.", &[Code::ValidationError]),
         "429": with_headers(
             problem("The account's request window is full.", &[Code::RateLimited]),
-            json!({ "Retry-After": { "$ref": "#/components/headers/RetryAfterOptional" } }),
+            json!({ "Retry-After": { "$ref": "#/components/headers/RetryAfter" } }),
         ),
         "503": problem("The language's index cannot be loaded now, or storage is unavailable.", &[Code::LanguageUnavailable, Code::UpstreamUnavailable])
     });

@@ -5,13 +5,16 @@
 //! one atomic store operation, so concurrent requests never overshoot; a request refused for any
 //! reason takes nothing, and work that fails upstream gives its unit back ([`refund`]).
 
-use axum::http::HeaderName;
-use service_kit::period::current_period;
+use std::future::Future;
 
-use super::auth::internal;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use service_kit::period::{current_period, seconds_until_next_period};
+
+use super::auth::{internal, with_allowance};
 use super::error::{ApiError, Code};
 use super::state::{AppState, Caller};
-use crate::store::{Consumed, Counter};
+use crate::store::{Consumed, Counter, Scope};
 
 /// What a counter is called in problem documents and headers.
 fn describe(counter: Counter) -> (Code, &'static str, &'static str) {
@@ -34,7 +37,8 @@ pub fn monthly_limit(state: &AppState, caller: &Caller, counter: Counter) -> i64
 
 /// Takes one unit of `counter` for the caller's account this month; returns what remains
 /// (-1: unlimited) or the contract's quota error (429 with `limit`, `remaining`, `tier`,
-/// `upgradeUrl`, `contact`, and the counter's remaining-header at 0).
+/// `upgradeUrl`, `contact`, `Retry-After` until the first of next month (UTC), and the counter's
+/// remaining-header at 0).
 pub fn consume(state: &AppState, caller: &Caller, counter: Counter) -> Result<i64, ApiError> {
     let limit = monthly_limit(state, caller, counter);
     let (code, what, header) = describe(counter);
@@ -52,8 +56,52 @@ pub fn consume(state: &AppState, caller: &Caller, counter: Counter) -> Result<i6
         .with("tier", caller.account.tier.as_str())
         .with("upgradeUrl", state.upgrade_url())
         .with("contact", format!("{}/contact", state.base_url()))
+        .header(HeaderName::from_static("retry-after"), seconds_until_next_period())
         .header(HeaderName::from_static(header), 0)),
     }
+}
+
+/// What is left of `counter` this month (-1: unlimited), read without taking anything; `None`
+/// when storage cannot say.
+pub fn remaining(state: &AppState, caller: &Caller, counter: Counter) -> Option<i64> {
+    let limit = monthly_limit(state, caller, counter);
+    if limit < 0 {
+        return Some(-1);
+    }
+    let used = state.store.usage(&caller.account.id, counter, &current_period()).ok()?;
+    Some((limit - i64::try_from(used).unwrap_or(i64::MAX)).max(0))
+}
+
+/// Like [`super::auth::metered`], for an operation that spends `counter` (fills, AI clues):
+/// every 429 it answers (a full window, a busy solver, a spent quota) also carries the
+/// counter's remaining-header, as the contract lists it for these operations.
+pub async fn metered_spending<F, Fut, T>(
+    state: &AppState,
+    headers: &HeaderMap,
+    scope: Scope,
+    counter: Counter,
+    inner: F,
+) -> Response
+where
+    F: FnOnce(Caller) -> Fut,
+    Fut: Future<Output = Result<T, ApiError>>,
+    T: IntoResponse,
+{
+    let caller = match state.authorize(headers, scope) {
+        Ok(c) => c,
+        Err(e) => return e.into_response(),
+    };
+    let mut response = match state.count_read(&caller) {
+        Ok(allowance) => with_allowance(allowance, inner(caller.clone()).await),
+        Err(e) => e.into_response(),
+    };
+    let header = HeaderName::from_static(describe(counter).2);
+    if response.status() == StatusCode::TOO_MANY_REQUESTS && !response.headers().contains_key(&header) {
+        if let Some(left) = remaining(state, &caller, counter) {
+            response.headers_mut().insert(header, HeaderValue::from(left));
+        }
+    }
+    response
 }
 
 /// Gives back a unit taken by [`consume`] when the work failed upstream.
@@ -124,6 +172,9 @@ mod tests {
             assert!(e.extra.contains_key(field), "{field}");
         }
         assert!(e.headers.iter().any(|(h, v)| h == "x-fill-quota-remaining" && v == "0"));
+        let retry: u64 = e.headers.iter().find(|(h, _)| h == "retry-after").unwrap().1.parse().unwrap();
+        assert!((1..=31 * 86_400).contains(&retry), "Retry-After {retry} s is the time to next month");
+        assert_eq!(remaining(&state, &caller, Counter::Fills), Some(0));
         refund(&state, &caller, Counter::Fills);
         assert_eq!(consume(&state, &caller, Counter::Fills).unwrap(), 0, "a refunded unit can be used again");
         // Free plans have no AI clues at all; puzzles are counted apart.

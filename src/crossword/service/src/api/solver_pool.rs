@@ -18,7 +18,9 @@ use super::error::{ApiError, ApiResult, Code};
 pub struct SolverPool {
     permits: Arc<tokio::sync::Semaphore>,
     per_account: Mutex<AHashMap<String, u32>>,
-    sessions: Mutex<AHashMap<String, (String, Arc<AtomicBool>)>>,
+    /// Running fills by (account id, session id): ids are per account, so a client-chosen id
+    /// never collides with another account's.
+    sessions: Mutex<AHashMap<(String, String), Arc<AtomicBool>>>,
 }
 
 impl SolverPool {
@@ -31,13 +33,31 @@ impl SolverPool {
         }
     }
 
+    /// A 429 `SOLVER_BUSY`; `Retry-After` is 2 to 5 seconds, spread so that refused clients do
+    /// not all come back at once (the contract's "a few seconds with jitter").
     fn busy(detail: &str) -> ApiError {
-        ApiError::new(Code::SolverBusy, detail.to_owned()).header(HeaderName::from_static("retry-after"), 3)
+        let jitter = service_kit::keys::random_alphanumeric(1).bytes().next().unwrap_or(0) % 4;
+        ApiError::new(Code::SolverBusy, detail.to_owned())
+            .header(HeaderName::from_static("retry-after"), 2 + u64::from(jitter))
     }
 
-    /// Admits a solve for `account_id` or refuses it (nothing charged).
-    pub fn admit(self: &Arc<Self>, account_id: &str, per_account: u32) -> ApiResult<Ticket> {
+    /// Admits a solve for `account_id` or refuses it (nothing charged). `requested_id` is a
+    /// client-chosen session id; without one the pool makes one up.
+    pub fn admit(
+        self: &Arc<Self>,
+        account_id: &str,
+        per_account: u32,
+        requested_id: Option<&str>,
+    ) -> ApiResult<Ticket> {
         let mut counts = self.per_account.lock();
+        if let Some(id) = requested_id {
+            if self.sessions.lock().contains_key(&(account_id.to_owned(), id.to_owned())) {
+                return Err(ApiError::validation(
+                    "session_id",
+                    format!("`session_id` {id:?} already names a running fill of this account"),
+                ));
+            }
+        }
         let running = counts.get(account_id).copied().unwrap_or(0);
         if running >= per_account {
             return Err(Self::busy(&format!(
@@ -50,20 +70,20 @@ impl SolverPool {
             .try_acquire_owned()
             .map_err(|_| Self::busy("the solver runs as many jobs as it allows; retry in a few seconds"))?;
         *counts.entry(account_id.to_owned()).or_default() += 1;
-        let session_id = service_kit::keys::random_alphanumeric(20);
+        let session_id = requested_id.map_or_else(|| service_kit::keys::random_alphanumeric(20), str::to_owned);
         let cancel = Arc::new(AtomicBool::new(false));
-        self.sessions.lock().insert(session_id.clone(), (account_id.to_owned(), cancel.clone()));
+        self.sessions.lock().insert((account_id.to_owned(), session_id.clone()), cancel.clone());
         Ok(Ticket { pool: self.clone(), account_id: account_id.to_owned(), session_id, cancel, _permit: permit })
     }
 
     /// Cancels a session of `account_id`; false when unknown, finished or someone else's.
     pub fn cancel(&self, account_id: &str, session_id: &str) -> bool {
-        match self.sessions.lock().get(session_id) {
-            Some((owner, flag)) if owner == account_id => {
+        match self.sessions.lock().get(&(account_id.to_owned(), session_id.to_owned())) {
+            Some(flag) => {
                 flag.store(true, Ordering::Relaxed);
                 true
             }
-            _ => false,
+            None => false,
         }
     }
 }
@@ -82,7 +102,8 @@ pub struct Ticket {
 impl Drop for Ticket {
     fn drop(&mut self) {
         self.cancel.store(true, Ordering::Relaxed);
-        self.pool.sessions.lock().remove(&self.session_id);
+        let key = (self.account_id.clone(), std::mem::take(&mut self.session_id));
+        self.pool.sessions.lock().remove(&key);
         let mut counts = self.pool.per_account.lock();
         if let Some(n) = counts.get_mut(&self.account_id) {
             *n = n.saturating_sub(1);

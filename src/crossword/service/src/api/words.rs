@@ -92,7 +92,8 @@ async fn scores_inner(state: &Arc<AppState>, body: ApiResult<Bytes>) -> ApiResul
     }
     let language = language(opt_str(&body, "language")?.unwrap_or("en"), "language")?;
     let index = index_of(state, language).await?;
-    let scores: Map<String, Value> = index.scores(texts).into_iter().map(|(w, s)| (w, Value::from(s))).collect();
+    let scores: Map<String, Value> =
+        index.scores(texts).into_iter().map(|(w, s)| (w.to_owned(), Value::from(s))).collect();
     Ok(Json(json!({ "scores": scores })))
 }
 
@@ -120,7 +121,7 @@ pub fn document(doc: &mut Value) {
         "post",
         json!({
             "operationId": "scoreWords", "summary": "Scores of known words",
-            "description": "Scope `read`. Unknown words are omitted (not scored 0); keys are the normalized words.",
+            "description": "Scope `read`. Each key is a word exactly as sent (`café` stays `café`, even though it is scored as `CAFE`), so a client looks up each word by what it sent; a word sent twice appears once; unknown words are omitted (not scored 0).",
             "requestBody": { "required": true, "content": { "application/json": {
                 "schema": { "$ref": "#/components/schemas/ScoresRequest" },
                 "examples": { "english": { "value": { "words": ["cat", "ice cream", "zzyzx"], "language": "en" } } }
@@ -151,7 +152,7 @@ pub fn document(doc: &mut Value) {
             },
             "Scores": {
                 "type": "object", "required": ["scores"],
-                "properties": { "scores": { "type": "object", "additionalProperties": { "type": "integer", "minimum": 0, "maximum": 100 } } }
+                "properties": { "scores": { "type": "object", "description": "Known words as sent, each with its score.", "additionalProperties": { "type": "integer", "minimum": 0, "maximum": 100 } } }
             }
         }),
     );
