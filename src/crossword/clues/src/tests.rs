@@ -157,9 +157,18 @@ fn builtin_generator_composes_new_clues() {
     w.add("oak", "Acorn tree", Source::Dictionary, Kind::Synonym, 0);
     w.add("oak", "Hardwood", Source::Dictionary, Kind::Synonym, 0);
     w.add("oak", "tree", Source::Dictionary, Kind::Hypernym, 0);
+    w.add("oak", "plant", Source::Dictionary, Kind::Hypernym, 0);
     w.add("oak", "oaken thing", Source::Dictionary, Kind::Hypernym, 0);
-    w.meta("templates", serde_json::json!({"kind_of": ["Kind of {}", "Type of {}"], "opposite": ["Opposite of {}"]}));
+    w.add("ice", "___ cream", Source::Dictionary, Kind::Blank, 0);
+    w.add("ice", "dry ___", Source::Dictionary, Kind::Blank, 0);
+    w.meta(
+        "templates",
+        serde_json::json!({"kind_of": ["Kind of {}", "Type of {}"], "opposite": ["Opposite of {}"],
+            "before": ["Word before {}"], "after": ["{} follower"]}),
+    );
     let (_dir, base) = write_base(&w);
+    let ice = GenerateRequest { language: en, answer: "ICE", count: 5, base: Some(&base) };
+    assert_eq!(generate(&BuiltinGenerator, &ice).unwrap(), ["Word before cream", "Dry follower"]);
     let request = GenerateRequest { language: en, answer: "OAK", count: 10, base: Some(&base) };
     let clues = generate(&BuiltinGenerator, &request).unwrap();
     assert!(clues.contains(&"Kind of tree".to_owned()), "{clues:?}");
@@ -167,8 +176,16 @@ fn builtin_generator_composes_new_clues() {
     assert!(clues.contains(&"A deciduous tree of the beech family".to_owned()), "{clues:?}");
     assert!(!clues.iter().any(|c| c.to_uppercase().contains("OAK")), "no leaks: {clues:?}");
     assert!(!clues.contains(&"Acorn tree".to_owned()), "no copy of a stored clue");
+    assert!(clues.contains(&"Hardwood (tree)".to_owned()), "{clues:?}");
+    assert!(!clues.contains(&"Acorn tree (tree)".to_owned()), "nothing said twice: {clues:?}");
     let one = generate(&BuiltinGenerator, &GenerateRequest { count: 1, ..request }).unwrap();
     assert_eq!(one, ["Kind of tree"]);
+    // Five asked, five distinct: the data has more than five combinations.
+    let five = generate(&BuiltinGenerator, &GenerateRequest { count: 5, ..request }).unwrap();
+    assert_eq!(five.len(), 5, "{five:?}");
+    assert_eq!(five.iter().map(|c| dedupe_key(c)).collect::<std::collections::HashSet<_>>().len(), 5);
+    // All of it when more is asked than the data has: nine combinations here.
+    assert_eq!(clues.len(), 9, "{clues:?}");
     let none =
         generate(&BuiltinGenerator, &GenerateRequest { language: en, answer: "ZZZ", count: 5, base: Some(&base) });
     assert!(none.unwrap().is_empty());
