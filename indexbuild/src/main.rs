@@ -6,7 +6,9 @@
 //! zstd-compressed (`CODE.cwi.zst`, what is distributed).
 
 mod assemble;
+mod clue_report;
 mod clues;
+mod english;
 mod fetch;
 mod recipes;
 mod score;
@@ -114,6 +116,21 @@ struct BuildArgs {
     /// Do not build the clue collections.
     #[arg(long)]
     no_clues: bool,
+    /// A constructor's `WORD;SCORE` list whose crossword-grade entries the clue report also
+    /// checks, as `CODE=PATH` (repeatable; e.g. `en=spreadthewordlist.dict`). Only read.
+    #[arg(long = "grade-list", value_parser = parse_grade_list)]
+    grade_lists: Vec<(String, PathBuf)>,
+    /// Lowest score of a crossword-grade entry, on the grade list's scale.
+    #[arg(long, default_value_t = 50)]
+    grade_min: u32,
+    /// Most cells of a crossword-grade entry (the least is 3).
+    #[arg(long, default_value_t = 8)]
+    grade_max_len: usize,
+}
+
+fn parse_grade_list(arg: &str) -> Result<(String, PathBuf), String> {
+    let (code, path) = arg.split_once('=').ok_or_else(|| format!("expected CODE=PATH, got {arg:?}"))?;
+    Ok((code.to_owned(), PathBuf::from(path)))
 }
 
 fn main() {
@@ -242,7 +259,30 @@ fn build(args: BuildArgs) -> Result<()> {
             bar.set_message(format!("{}: clues", language.code()));
             let recipe =
                 recipes.language.get(language.code()).with_context(|| format!("no recipe for {}", language.code()))?;
-            let c = clues::build(language, recipe, &recipes, &cache, &templates, &writer, &args.out, args.zstd_level)?;
+            let grade = match args.grade_lists.iter().find(|(code, _)| code == language.code()) {
+                Some((_, path)) => Some(clue_report::grade_entries(
+                    path,
+                    language,
+                    clue_report::GradeRule { min_score: args.grade_min, max_len: args.grade_max_len },
+                )?),
+                None => None,
+            };
+            let c = clues::build(
+                language,
+                recipe,
+                &recipes,
+                &cache,
+                &templates,
+                &writer,
+                &args.out,
+                args.zstd_level,
+                grade.as_deref(),
+                &args.common.corpus,
+            )?;
+            if let Some(g) = &c.grade {
+                let path = args.out.join(format!("clue-uncovered-{}.txt", language.code()));
+                std::fs::write(&path, g.uncovered.join("\n") + "\n")?;
+            }
             coverage.push(c);
         }
         bar.finish_and_clear();
@@ -283,6 +323,26 @@ fn print_coverage(rows: &[clues::Coverage]) {
             c.collection.material,
             c.compressed_bytes as f64 / 1e6
         );
+    }
+    println!("\n| lang | sample | entries | with a clue | share | median first clue | jargon | lower-case proper nouns | leaks | 5 generated | any generated |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for c in rows {
+        let samples = std::iter::once(("top", &c.top)).chain(c.grade.as_ref().map(|g| ("grade", g)));
+        for (name, r) in samples {
+            println!(
+                "| {} | {name} | {} | {} | {:.1}% | {} | {} | {} | {} | {:.1}% | {:.1}% |",
+                c.language,
+                r.entries,
+                r.covered,
+                r.share,
+                r.median_first_clue_chars,
+                r.jargon,
+                r.lowercase_proper_blanks,
+                r.leaks,
+                c.generated_five,
+                c.generated_any
+            );
+        }
     }
 }
 

@@ -104,6 +104,44 @@ impl Senses {
         Ok(senses)
     }
 
+    /// Words that WordNet only ever writes capitalized (`anna` → `Anna`), from the parts of
+    /// its synsets' words: a word seen in lower case anywhere is not in the map.
+    pub fn proper_nouns(&self) -> ahash::AHashMap<String, String> {
+        let mut seen: ahash::AHashMap<String, Option<String>> = ahash::AHashMap::new();
+        for synset in self.synsets.values() {
+            for part in synset.words.iter().flat_map(|w| w.split('_')) {
+                let lower = part.to_lowercase();
+                let cased = part.chars().next().is_some_and(char::is_uppercase).then(|| part.to_owned());
+                match seen.get_mut(&lower) {
+                    Some(slot) if cased.is_none() => *slot = None,
+                    Some(_) => {}
+                    None => {
+                        seen.insert(lower, cased);
+                    }
+                }
+            }
+        }
+        seen.into_iter().filter_map(|(k, v)| Some((k, v?))).collect()
+    }
+
+    /// Lemmas that WordNet writes with capitals (`santa_anna` → `Santa_Anna`), as written in
+    /// their synsets; a lemma also written in lower case somewhere is left out.
+    pub fn cased_lemmas(&self) -> ahash::AHashMap<String, String> {
+        let mut seen: ahash::AHashMap<String, Option<String>> = ahash::AHashMap::new();
+        for word in self.synsets.values().flat_map(|s| s.words.iter()) {
+            let lower = word.to_lowercase();
+            let cased = (*word != lower).then(|| word.clone());
+            match seen.get_mut(&lower) {
+                Some(slot) if cased.is_none() => *slot = None,
+                Some(_) => {}
+                None => {
+                    seen.insert(lower, cased);
+                }
+            }
+        }
+        seen.into_iter().filter_map(|(k, v)| Some((k, v?))).collect()
+    }
+
     /// The synset at `(pos, offset)`; satellite adjectives live in the `a` file.
     pub fn synset(&self, pos: char, offset: u64) -> Option<&Synset> {
         let pos = if pos == 's' { 'a' } else { pos };
