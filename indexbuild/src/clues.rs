@@ -364,6 +364,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn project_lists_are_read_in_name_order_for_their_language_only() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("clues")).unwrap();
+        std::fs::write(dir.path().join("clues/en-b.tsv"), "# c\nERE\tBefore, poetically\n").unwrap();
+        std::fs::write(dir.path().join("clues/en-a.tsv"), "ERE\t\"___ I saw Elba\"\nERE\tere long\n").unwrap();
+        std::fs::write(dir.path().join("clues/fr-a.tsv"), "ETE\tSaison chaude\n").unwrap();
+        let mut w = ClueWriter::new(Language::english());
+        let stats = project_clues(&mut w, dir.path()).unwrap();
+        // The leaking "ere long" is refused; the others keep the files' order (en-a first).
+        assert_eq!((stats.added, stats.refused), (2, 1));
+        assert_eq!(w.clue_count("ERE"), 2);
+        assert_eq!(w.clue_count("ETE"), 0, "another language's list is not read");
+        let (_d, base) = {
+            let d = tempfile::tempdir().unwrap();
+            w.write_to(&d.path().join("en.cwc")).unwrap();
+            let base = ClueBase::open(&d.path().join("en.cwc"), Language::english(), Verify::Checksum).unwrap();
+            (d, base)
+        };
+        let texts: Vec<&str> = base.clues("ERE").map(|c| c.text).collect();
+        assert_eq!(texts, ["\"___ I saw Elba\"", "Before, poetically"]);
+        assert!(base.clues("ERE").all(|c| c.source == Source::Dictionary));
+        std::fs::write(dir.path().join("clues/en-c.tsv"), "one field only\n").unwrap();
+        assert!(project_clues(&mut w, dir.path()).unwrap_err().to_string().contains("line 1"));
+    }
+
+    #[test]
     fn published_tsv_imports_and_reports_bad_lines() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.tsv");
