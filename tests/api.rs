@@ -192,20 +192,33 @@ fn status_languages_and_documents() {
     let s = Server::start(&["en", "pt"], None);
     let status = s.get("/api/v1/status", &[]).json();
     assert_eq!((status["status"].as_str(), status["version"].as_str()), (Some("ok"), Some("1.0.0")));
-    assert_eq!(status["languages"].as_object().unwrap().len(), 24);
+    assert_eq!(status["languages"].as_object().unwrap().len(), 28);
     assert_eq!(status["languages"]["en"], serde_json::json!({"available": true, "loaded": false}));
     assert_eq!(status["languages"]["de"]["available"], false);
     assert!(status["languages"].get("pt-BR").is_none());
 
     let langs = s.get("/api/v1/languages", &[]).json();
     let records = langs["languages"].as_array().unwrap();
-    assert_eq!(records.len(), 24);
+    assert_eq!(records.len(), 28);
     let he = records.iter().find(|r| r["code"] == "he").unwrap();
     assert_eq!(
         he,
         &serde_json::json!({"code": "he", "name": "Hebrew", "nativeName": "עברית", "available": false, "crissCrossOnly": false, "rtl": true, "puzExportable": false, "minSlotLength": 3})
     );
     assert_eq!(records.iter().find(|r| r["code"] == "ja").unwrap()["minSlotLength"], 2);
+    let record = |code: &str| records.iter().find(|r| r["code"] == code).unwrap().clone();
+    assert_eq!(
+        record("fi"),
+        serde_json::json!({"code": "fi", "name": "Finnish", "nativeName": "Suomi", "available": false, "crissCrossOnly": false, "rtl": false, "puzExportable": true, "minSlotLength": 3})
+    );
+    assert_eq!(
+        (record("ca")["puzExportable"].as_bool(), record("el")["puzExportable"].as_bool()),
+        (Some(true), Some(false))
+    );
+    assert_eq!(
+        (record("bg")["nativeName"].as_str(), record("el")["nativeName"].as_str()),
+        (Some("Български"), Some("Ελληνικά"))
+    );
     assert_eq!(records.iter().find(|r| r["code"] == "pt").unwrap()["available"], true);
 
     let doc = s.get("/nowhere", &[]).problem(404, "NOT_FOUND");

@@ -69,7 +69,7 @@ enum CluesCommand {
 
 #[derive(clap::Args)]
 struct CommonArgs {
-    /// Languages to process (repeatable or comma-separated); all 24 when omitted.
+    /// Languages to process (repeatable or comma-separated); all 28 when omitted.
     #[arg(long = "lang", value_delimiter = ',')]
     langs: Vec<String>,
     /// The corpus folder (recipes, blocklists).

@@ -1,4 +1,4 @@
-//! Writes small synthetic indexes for all 24 languages into a folder, for contract tests
+//! Writes small synthetic indexes for all 28 languages into a folder, for contract tests
 //! (schemathesis in `.ci/run`) and demos that must not depend on fetching the real corpus.
 //!
 //! `cargo run --example fixture_indexes -- DIR`
@@ -54,6 +54,6 @@ fn main() -> std::io::Result<()> {
         writer.meta("fixture", "synthetic entries for contract tests".into());
         writer.write_to(&dir.join(format!("{}.cwi", language.code())))?;
     }
-    println!("wrote 24 fixture indexes to {}", dir.display());
+    println!("wrote {} fixture indexes to {}", Language::all().count(), dir.display());
     Ok(())
 }

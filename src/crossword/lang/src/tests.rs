@@ -9,8 +9,8 @@ fn cells(code: &str, text: &str) -> Vec<String> {
 }
 
 #[test]
-fn there_are_24_languages_and_the_alias() {
-    assert_eq!(Language::all().count(), 24);
+fn there_are_28_languages_and_the_alias() {
+    assert_eq!(Language::all().count(), 28);
     assert_eq!(Language::from_code("pt-BR").unwrap().code(), "pt");
     assert_eq!(Language::from_code("pt-br").unwrap().code(), "pt");
     assert!(Language::from_code("xx").is_none());
@@ -95,10 +95,56 @@ fn normalization_table() {
         ("ko", "\u{1112}\u{1161}\u{11AB}", "한"),
         ("zh", "中国", "中国"),
         ("hi", "क्षमा", "क्षमा"),
+        // Catalan: the middle dot of L·L disappears however it is typed; Ç is a letter.
+        ("ca", "col·lecció", "COLLECCIO"),
+        ("ca", "coŀlecció", "COLLECCIO"),
+        ("ca", "COĿLECCIÓ", "COLLECCIO"),
+        ("ca", "paral\u{2027}lel", "PARALLEL"),
+        ("ca", "plaça", "PLAÇA"),
+        ("ca", "què", "QUE"),
+        ("ca", "veïna", "VEINA"),
+        ("ca", "l'àvia", "LAVIA"),
+        // Greek: accents and diaeresis folded, final sigma as Σ.
+        ("el", "λόγος", "ΛΟΓΟΣ"),
+        ("el", "Ελλάς", "ΕΛΛΑΣ"),
+        ("el", "ΐ", "Ι"),
+        ("el", "προϋπόθεση", "ΠΡΟΥΠΟΘΕΣΗ"),
+        ("el", "Άρης", "ΑΡΗΣ"),
+        ("el", "ώρα", "ΩΡΑ"),
+        // Bulgarian: Й and Ъ stay; Ѝ and Ѐ fold.
+        ("bg", "йога", "ЙОГА"),
+        ("bg", "ъгъл", "ЪГЪЛ"),
+        ("bg", "ѝ", "И"),
+        ("bg", "ѐж", "ЕЖ"),
+        ("bg", "щастие", "ЩАСТИЕ"),
+        ("bg", "юнак", "ЮНАК"),
+        // Finnish: Å, Ä and Ö are letters; Š and Ž fold.
+        ("fi", "sää", "SÄÄ"),
+        ("fi", "höyry", "HÖYRY"),
+        ("fi", "Åland", "ÅLAND"),
+        ("fi", "šakki", "SAKKI"),
+        ("fi", "Žirinovski", "ZIRINOVSKI"),
+        ("fi", "é", "E"),
     ];
     for &(code, input, expected) in cases {
         assert_eq!(norm(code, input), expected, "{code}: {input:?}");
     }
+}
+
+#[test]
+fn finnish_letters_never_fold_into_others() {
+    assert_ne!(norm("fi", "sää"), norm("fi", "saa"));
+    assert_ne!(norm("fi", "öljy"), norm("fi", "oljy"));
+    assert_ne!(norm("fi", "åbo"), norm("fi", "abo"));
+    let fi = Language::from_code("fi").unwrap().spec();
+    assert!(fi.puz_exportable);
+    let ca = Language::from_code("ca").unwrap().spec();
+    assert!(ca.puz_exportable);
+    for code in ["el", "bg"] {
+        assert!(!Language::from_code(code).unwrap().spec().puz_exportable, "{code}");
+    }
+    assert_eq!(Language::from_code("el").unwrap().letters().count(), 24);
+    assert_eq!(Language::from_code("bg").unwrap().letters().count(), 30);
 }
 
 #[test]
@@ -119,6 +165,9 @@ fn invalid_characters_are_named() {
         ("hi", "नमस्ते!", '!', 6),
         ("he", "abc", 'a', 0),
         ("hr", "quiz", 'q', 0),
+        ("bg", "мы", 'ы', 1),
+        ("bg", "эра", 'э', 0),
+        ("el", "abc", 'a', 0),
     ];
     for &(code, input, ch, position) in cases {
         let err = Language::from_code(code).unwrap().normalize(input).unwrap_err();

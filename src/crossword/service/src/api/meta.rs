@@ -51,7 +51,7 @@ pub fn language_record(language: Language, available: bool) -> Value {
     })
 }
 
-/// GET /languages: the 24 Language records.
+/// GET /languages: the 28 Language records.
 pub async fn languages(State(state): State<Arc<AppState>>, ConnectInfo(peer): ConnectInfo<SocketAddr>) -> Response {
     let allowance = match state.count_open(peer.ip()) {
         Ok(a) => a,
@@ -87,7 +87,7 @@ pub async fn errors_page() -> Html<String> {
 pub async fn landing() -> Html<String> {
     Html(format!(
         "<!doctype html><html lang=en><head><meta charset=utf-8><title>Crossword construction service</title><style>{STYLE}</style></head><body>\
-         <h1>Crossword construction service</h1><p>Word search by pattern in 24 languages, clues, grid fill, and puzzles. \
+         <h1>Crossword construction service</h1><p>Word search by pattern in 28 languages, clues, grid fill, and puzzles. \
          API version {CONTRACT_VERSION}, base URL <code>/api/v1</code>.</p><ul>\
          <li><a href=\"/api/v1/openapi.json\">OpenAPI 3.1 description</a></li>\
          <li><a href=\"/api/v1/errors\">Error codes</a></li>\
@@ -116,7 +116,7 @@ pub fn document(doc: &mut Value) {
         json!({
             "operationId": "listLanguages", "summary": "The puzzle languages", "security": [],
             "description": "No key. Limited per IP address.",
-            "responses": merge(json!({ "200": ok("The 24 languages.", "Languages", rate_headers()) }), open_errors())
+            "responses": merge(json!({ "200": ok("The 28 languages (29 codes with the `pt-BR` alias).", "Languages", rate_headers()) }), open_errors())
         }),
     );
     add_schemas(

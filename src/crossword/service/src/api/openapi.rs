@@ -46,7 +46,7 @@ pub fn document(base_url: &str) -> Value {
     doc
 }
 
-const DESCRIPTION: &str = "Word search by pattern, clues, grid fill, and puzzle storage in 24 languages.\n\n\
+const DESCRIPTION: &str = "Word search by pattern, clues, grid fill, and puzzle storage in 28 languages.\n\n\
     Authentication: send the key as `Authorization: Bearer <key>` or `X-Api-Key: <key>`, not both (both is a 401). \
     Keys are `cw_live_` followed by 32 letters and digits.\n\n\
     Limits are per account. Read responses carry `X-RateLimit-Limit` and `X-RateLimit-Remaining` for the account's \
