@@ -334,7 +334,12 @@ fn thesaurus_clues(writer: &mut ClueWriter, entries: &[mythes::Entry], marks: &L
         for i in 0..longest {
             for meaning in meanings.iter().take(MAX_SENSES) {
                 let Some(term) = meaning.get(i) else { continue };
-                if term.text.contains("...") || term.text.contains('…') || term.text.eq_ignore_ascii_case(head) {
+                // Latin taxa ("Ursidae" for BJØRN) are no clue for a solver.
+                if term.text.contains("...")
+                    || term.text.contains('…')
+                    || term.text.eq_ignore_ascii_case(head)
+                    || crossword_clues::clean_text(&term.text).is_some_and(|t| clue_report::has_jargon(&t))
+                {
                     continue;
                 }
                 if has(&term.notes, &marks.generic_marks) {
