@@ -63,3 +63,48 @@ fn reports_bad_input_and_missing_languages() {
     let (ok, _, err) = words(dir.path(), &["________________________"]);
     assert!(!ok && err.contains("1 to 23"), "{err}");
 }
+
+/// The four languages added after the first 24: search folds like the language, a grid fills,
+/// and Finnish keeps its own letters apart (SÄÄ is not SAA).
+#[test]
+fn catalan_greek_bulgarian_and_finnish_search_and_fill() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each language: words for the folds, and a 3x3 square (its rows, then its columns; an
+    // entry appears once in a grid, so rows and columns differ).
+    let cases: [(&str, &[&str], [&str; 6]); 4] = [
+        ("ca", &["col·lecció", "plaça"], ["CAP", "ALE", "SOL", "CAS", "ALO", "PEL"]),
+        ("el", &["λόγος", "ώρα"], ["ΑΛΣ", "ΡΟΔ", "ΚΥΩ", "ΑΡΚ", "ΛΟΥ", "ΣΔΩ"]),
+        ("bg", &["юнак", "ѝ"], ["ЮГЪ", "ДОМ", "ЯЛЕ", "ЮДЯ", "ГОЛ", "ЪМЕ"]),
+        ("fi", &["sää", "saa"], ["SÄÄ", "ÄLY", "ÖRT", "SÄÖ", "ÄLR", "ÄYT"]),
+    ];
+    for (code, words_of, square) in &cases {
+        let language = Language::from_code(code).unwrap();
+        let mut w = IndexWriter::new(language);
+        for t in words_of.iter().chain(square.iter()) {
+            w.insert(&language.normalize(t).unwrap(), 70).unwrap();
+        }
+        w.write_to(&dir.path().join(format!("{code}.cwi"))).unwrap();
+    }
+    let d = dir.path();
+    assert_eq!(words(d, &["col·lec_ió", "--lang", "ca"]).1, "COLLECCIO\t70\n");
+    assert_eq!(words(d, &["PLA_A", "--lang", "ca"]).1, "PLAÇA\t70\n");
+    assert_eq!(words(d, &["λόγ_ς", "--lang", "el"]).1, "ΛΟΓΟΣ\t70\n");
+    assert_eq!(words(d, &["_ρα", "--lang", "el"]).1, "ΩΡΑ\t70\n");
+    assert_eq!(words(d, &["Ю__К", "--lang", "bg"]).1, "ЮНАК\t70\n");
+    assert_eq!(words(d, &["S_Ä", "--lang", "fi"]).1, "SÄÄ\t70\n");
+    assert_eq!(words(d, &["S_A", "--lang", "fi"]).1, "SAA\t70\n");
+    for (code, _, square) in &cases {
+        let grid = d.join(format!("{code}.grid"));
+        std::fs::write(&grid, "...\n...\n...\n").unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_crossword"))
+            .args(["fill", grid.to_str().unwrap(), "--lang", code, "--max-time", "5", "--index-dir"])
+            .arg(d)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{code}: {}", String::from_utf8_lossy(&out.stderr));
+        let rows = format!("{}\n{}\n{}\n", square[0], square[1], square[2]);
+        let columns = format!("{}\n{}\n{}\n", square[3], square[4], square[5]);
+        assert!(stdout.starts_with(&rows) || stdout.starts_with(&columns), "{code}: {stdout}");
+    }
+}
