@@ -82,6 +82,19 @@ fn lemma_clues(writer: &mut ClueWriter, senses: &wordnet::Senses, lemma: &str) {
             }
         }
     }
+    // Every definition and synonym gave the answer away (AIRFARE: "fare"): a broader term that
+    // does not ("Kind of building" for OPIUM DEN, "Enliven, in a way" for INSPIRIT).
+    let Ok(key) = writer.language().normalize(&answer) else { return };
+    if writer.clue_count(&key) == 0 {
+        for &(pos, offset) in ordered.iter().take(MAX_SENSES) {
+            let Some(synset) = senses.synset(pos, offset) else { continue };
+            let Some(h) = synset.hypernyms.first().and_then(|&(hp, ho)| first_word(hp, ho, 0)) else { continue };
+            let text = if pos == 'v' { format!("{h}, in a way") } else { format!("Kind of {h}") };
+            if writer.add(&answer, &text, Source::Dictionary, Kind::Sense, 0) == AddOutcome::Added {
+                break;
+            }
+        }
+    }
 }
 
 /// Fill-in-the-blank clues from two- and three-word phrases, written as WordNet writes them
