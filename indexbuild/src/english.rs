@@ -130,13 +130,15 @@ fn blanks(writer: &mut ClueWriter, lemmas: &[&String], cased: &ahash::AHashMap<S
 
 /// Multi-word lemmas by their run-together spelling (`saleday` → `sale_day`), so an entry that
 /// lost its spaces (SALEDAYS) finds its base phrase.
-fn joined_lemmas(senses: &wordnet::Senses) -> ahash::AHashMap<String, String> {
-    senses
-        .lemmas
-        .keys()
-        .filter(|l| l.contains(['_', '-']))
-        .map(|l| (l.chars().filter(char::is_ascii_alphabetic).collect(), l.clone()))
-        .collect()
+fn joined_lemmas(senses: &wordnet::Senses) -> ahash::AHashMap<String, Vec<String>> {
+    // Several lemmas may join alike (`put_down` the verb, `put-down` the noun): keep them all.
+    let mut joined: ahash::AHashMap<String, Vec<String>> = ahash::AHashMap::new();
+    let mut lemmas: Vec<&String> = senses.lemmas.keys().filter(|l| l.contains(['_', '-'])).collect();
+    lemmas.sort();
+    for l in lemmas {
+        joined.entry(l.chars().filter(char::is_ascii_alphabetic).collect()).or_default().push(l.clone());
+    }
+    joined
 }
 
 /// Clues for inflected entries that have none of their own: noun plurals, verb forms,
@@ -144,7 +146,7 @@ fn joined_lemmas(senses: &wordnet::Senses) -> ahash::AHashMap<String, String> {
 fn inflections(
     writer: &mut ClueWriter,
     senses: &wordnet::Senses,
-    joined: &ahash::AHashMap<String, String>,
+    joined: &ahash::AHashMap<String, Vec<String>>,
     index: &IndexWriter,
 ) {
     let mut entries: Vec<&str> = index.entries().map(|(w, _)| w).filter(|w| w.len() >= 4).collect();
@@ -155,9 +157,9 @@ fn inflections(
         }
         let lower = entry.to_lowercase();
         for (base, form) in base_forms(&lower) {
-            let Some(per_pos) = senses.lemmas.get(&base).or_else(|| senses.lemmas.get(joined.get(&base)?)) else {
-                continue;
-            };
+            let spelled: Vec<&String> = std::iter::once(&base).chain(joined.get(&base).into_iter().flatten()).collect();
+            let per_pos: Vec<&(char, Vec<u64>, u32)> =
+                spelled.iter().filter_map(|l| senses.lemmas.get(*l)).flatten().collect();
             let mut made = 0;
             for (pos, offsets, _) in per_pos {
                 // The first sense that gives a clue (a later one when the first leaks: the
@@ -204,7 +206,10 @@ fn inflected_clues(
             let mut t: Vec<String> = synset
                 .words
                 .iter()
-                .filter(|w| !w.eq_ignore_ascii_case(base) && w.replace('_', "") != base)
+                // Capitalized synonyms are names or taxa ("Tyto alba"): no plural of those.
+                .filter(|w| {
+                    !w.eq_ignore_ascii_case(base) && w.replace('_', "") != base && !w.starts_with(char::is_uppercase)
+                })
                 .take(2)
                 .map(|w| pluralize(&w.replace('_', " ")))
                 .collect();
@@ -515,6 +520,19 @@ fn inflect_head(definition: &str, form: Form) -> Option<String> {
             }
         }
     };
+    // "stop or slow up" → "stops or slows up": the second verb of a pair too.
+    let rest = match rest.split_once(' ').map(|(c, r)| (c, r.split_once(' ').unwrap_or((r, "")))) {
+        Some((conj @ ("or" | "and"), (verb, tail)))
+            if verb.chars().all(|c| c.is_ascii_lowercase()) && verb.len() > 1 =>
+        {
+            match inflect_head(verb, form) {
+                Some(v) if tail.is_empty() => format!("{conj} {v}"),
+                Some(v) => format!("{conj} {v} {tail}"),
+                None => rest.to_owned(),
+            }
+        }
+        _ => rest.to_owned(),
+    };
     Some(if rest.is_empty() { inflected } else { format!("{inflected} {rest}") })
 }
 
@@ -586,7 +604,19 @@ pub fn definition(gloss: &str, pos: char) -> Option<String> {
         }
         text = head.to_owned();
     }
-    (!text.is_empty() && text.chars().count() <= crossword_clues::MAX_CLUE_CHARS && !has_jargon(&text)).then_some(text)
+    (!text.is_empty()
+        && text.chars().count() <= crossword_clues::MAX_CLUE_CHARS
+        && !has_jargon(&text)
+        && !not_for_the_breakfast_table(&text))
+    .then_some(text)
+}
+
+/// Sexual definitions, which a newspaper crossword would not print ("Had sexual intercourse
+/// with" for DID IT): the entry keeps its other senses.
+fn not_for_the_breakfast_table(text: &str) -> bool {
+    const WORDS: &[&str] =
+        &["sexual", "intercourse", "copulate", "copulation", "fornicate", "genitals", "genital", "penis", "vagina"];
+    text.split(|c: char| !c.is_ascii_alphabetic()).any(|w| WORDS.contains(&w.to_ascii_lowercase().as_str()))
 }
 
 /// Definitions longer than this are cut at their first clause boundary.
@@ -663,6 +693,8 @@ mod tests {
         assert_eq!(inflect_head("carry on", Form::Past).as_deref(), Some("carried on"));
         assert_eq!(inflect_head("reach", Form::Plural).as_deref(), Some("reaches"));
         assert_eq!(inflect_head("stop", Form::Ing), None);
+        assert_eq!(inflect_head("stop or slow up", Form::Plural).as_deref(), Some("stops or slows up"));
+        assert_eq!(inflect_head("move and shake", Form::Past).as_deref(), Some("moved and shook"));
         let bases = base_forms("running");
         assert!(bases.contains(&("run".to_owned(), Form::Ing)));
         assert!(base_forms("cats").contains(&("cat".to_owned(), Form::Plural)));
