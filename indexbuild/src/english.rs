@@ -221,7 +221,10 @@ fn inflected_clues(
             t
         }
         (Form::Plural | Form::Ing | Form::Past, 'v') => {
-            definition(&synset.gloss, 'v').and_then(|d| inflect_head(&d, form)).into_iter().collect()
+            let mut t: Vec<String> =
+                definition(&synset.gloss, 'v').and_then(|d| inflect_head(&d, form)).into_iter().collect();
+            t.extend(inflected_verb_synonyms(synset, base, form));
+            t
         }
         (Form::More, 'a' | 's') => single_synonyms().take(2).map(|w| format!("More {w}")).collect(),
         (Form::Most, 'a' | 's') => single_synonyms().take(2).map(|w| format!("Most {w}")).collect(),
@@ -311,8 +314,24 @@ fn irregular_pasts(writer: &mut ClueWriter, senses: &wordnet::Senses, index: &In
             if let Some(text) = definition(&synset.gloss, 'v').and_then(|d| inflect_head(&d, Form::Past)) {
                 writer.add(past, &text, Source::Dictionary, Kind::Inflected, 0);
             }
+            for synonym in inflected_verb_synonyms(synset, base, Form::Past) {
+                writer.add(past, &synonym, Source::Dictionary, Kind::Synonym, 0);
+            }
         }
     }
+}
+
+/// A verb sense's one-word synonyms in `form` (`make` → "Created", "Produced" for MADE), two
+/// at most; synonyms sharing the base's first four letters are left out.
+fn inflected_verb_synonyms(synset: &wordnet::Synset, base: &str, form: Form) -> Vec<String> {
+    let stem: String = base.chars().take(4).collect();
+    synset
+        .words
+        .iter()
+        .filter(|w| !w.contains(['_', '-']) && !w.starts_with(char::is_uppercase) && !w.starts_with(&stem))
+        .filter_map(|w| inflect_head(w, form))
+        .take(2)
+        .collect()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
