@@ -107,39 +107,13 @@ impl Senses {
     /// Words that WordNet only ever writes capitalized (`anna` → `Anna`), from the parts of
     /// its synsets' words: a word seen in lower case anywhere is not in the map.
     pub fn proper_nouns(&self) -> ahash::AHashMap<String, String> {
-        let mut seen: ahash::AHashMap<String, Option<String>> = ahash::AHashMap::new();
-        for synset in self.synsets.values() {
-            for part in synset.words.iter().flat_map(|w| w.split('_')) {
-                let lower = part.to_lowercase();
-                let cased = part.chars().next().is_some_and(char::is_uppercase).then(|| part.to_owned());
-                match seen.get_mut(&lower) {
-                    Some(slot) if cased.is_none() => *slot = None,
-                    Some(_) => {}
-                    None => {
-                        seen.insert(lower, cased);
-                    }
-                }
-            }
-        }
-        seen.into_iter().filter_map(|(k, v)| Some((k, v?))).collect()
+        only_capitalized(self.synsets.values().flat_map(|s| s.words.iter()).flat_map(|w| w.split('_')))
     }
 
     /// Lemmas that WordNet writes with capitals (`santa_anna` → `Santa_Anna`), as written in
     /// their synsets; a lemma also written in lower case somewhere is left out.
     pub fn cased_lemmas(&self) -> ahash::AHashMap<String, String> {
-        let mut seen: ahash::AHashMap<String, Option<String>> = ahash::AHashMap::new();
-        for word in self.synsets.values().flat_map(|s| s.words.iter()) {
-            let lower = word.to_lowercase();
-            let cased = (*word != lower).then(|| word.clone());
-            match seen.get_mut(&lower) {
-                Some(slot) if cased.is_none() => *slot = None,
-                Some(_) => {}
-                None => {
-                    seen.insert(lower, cased);
-                }
-            }
-        }
-        seen.into_iter().filter_map(|(k, v)| Some((k, v?))).collect()
+        only_capitalized(self.synsets.values().flat_map(|s| s.words.iter()).map(String::as_str))
     }
 
     /// The synset at `(pos, offset)`; satellite adjectives live in the `a` file.
@@ -147,6 +121,22 @@ impl Senses {
         let pos = if pos == 's' { 'a' } else { pos };
         self.synsets.get(&(pos, offset))
     }
+}
+
+/// Lower case → written form, for the words never written in lower case; of two capitalized
+/// spellings the smaller wins, so builds do not depend on hash order.
+fn only_capitalized<'a>(words: impl Iterator<Item = &'a str>) -> ahash::AHashMap<String, String> {
+    let mut seen: ahash::AHashMap<String, Option<&str>> = ahash::AHashMap::new();
+    for word in words {
+        let lower = word.to_lowercase();
+        let cased = (word != lower).then_some(word);
+        let slot = seen.entry(lower).or_insert(cased);
+        *slot = match (*slot, cased) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            _ => None,
+        };
+    }
+    seen.into_iter().filter_map(|(k, v)| Some((k, v?.to_owned()))).collect()
 }
 
 /// `offset lex_filenum ss_type w_cnt word lex_id... p_cnt [sym offset pos src/tgt]... | gloss`
@@ -200,6 +190,18 @@ fn parse_index_offsets(line: &str) -> Option<(String, Vec<u64>, u32)> {
     let tagged: u32 = f.next()?.parse().ok()?;
     let offsets: Vec<u64> = f.take(synsets).filter_map(|o| o.parse().ok()).collect();
     Some((lemma, offsets, tagged))
+}
+
+#[cfg(test)]
+mod case_tests {
+    #[test]
+    fn only_words_never_in_lower_case_keep_their_capitals() {
+        let m = super::only_capitalized(["Anna", "mass", "Mass", "US", "Us", "Santa_Anna"].into_iter());
+        assert_eq!(m.get("anna").map(String::as_str), Some("Anna"));
+        assert_eq!(m.get("mass"), None, "also written in lower case");
+        assert_eq!(m.get("us").map(String::as_str), Some("US"), "the smaller of two spellings");
+        assert_eq!(m.get("santa_anna").map(String::as_str), Some("Santa_Anna"));
+    }
 }
 
 #[cfg(test)]
