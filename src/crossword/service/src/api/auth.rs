@@ -92,15 +92,24 @@ where
     Fut: Future<Output = ApiResult<T>>,
     T: IntoResponse,
 {
-    let caller = match state.authorize(headers, scope) {
-        Ok(c) => c,
-        Err(e) => return e.into_response(),
-    };
-    let allowance = match state.count_read(&caller) {
-        Ok(a) => a,
-        Err(e) => return e.into_response(),
-    };
-    with_allowance(allowance, inner(caller).await)
+    match state.authorize(headers, scope) {
+        Ok(caller) => metered_as(state, caller, inner).await,
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The rest of [`metered`] for a caller already authenticated: the window, `inner`, and the
+/// window headers.
+pub async fn metered_as<F, Fut, T>(state: &AppState, caller: Caller, inner: F) -> Response
+where
+    F: FnOnce(Caller) -> Fut,
+    Fut: Future<Output = ApiResult<T>>,
+    T: IntoResponse,
+{
+    match state.count_read(&caller) {
+        Ok(allowance) => with_allowance(allowance, inner(caller).await),
+        Err(e) => e.into_response(),
+    }
 }
 
 /// Adds the read window headers to a response (success or failure).

@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use service_kit::period::{current_period, seconds_until_next_period};
 
-use super::auth::{internal, with_allowance};
+use super::auth::{internal, metered_as};
 use super::error::{ApiError, Code};
 use super::state::{AppState, Caller};
 use crate::store::{Consumed, Counter, Scope};
@@ -91,10 +91,7 @@ where
         Ok(c) => c,
         Err(e) => return e.into_response(),
     };
-    let mut response = match state.count_read(&caller) {
-        Ok(allowance) => with_allowance(allowance, inner(caller.clone()).await),
-        Err(e) => e.into_response(),
-    };
+    let mut response = metered_as(state, caller.clone(), inner).await;
     let header = HeaderName::from_static(describe(counter).2);
     if response.status() == StatusCode::TOO_MANY_REQUESTS && !response.headers().contains_key(&header) {
         if let Some(left) = remaining(state, &caller, counter) {
