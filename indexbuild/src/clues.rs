@@ -394,6 +394,20 @@ mod tests {
         assert!(project_clues(&mut w, dir.path()).unwrap_err().to_string().contains("line 1"));
     }
 
+    /// The repository's own lists load whole (no line refused as a leak or a bad answer), and
+    /// classic crossword vocabulary, which WordNet lacks or clues badly, has clues.
+    #[test]
+    fn the_project_lists_clue_classic_crossword_vocabulary() {
+        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+        let mut w = ClueWriter::new(Language::english());
+        let stats = project_clues(&mut w, &corpus).unwrap();
+        assert!(stats.added >= 250, "{stats:?}");
+        assert_eq!(stats.refused, 0, "every project clue is kept");
+        for answer in ["ERE", "ESNE", "OLEO", "ALEE", "ETUI", "ANOA", "AREA", "PARIS", "SANTA", "INAMESS", "ASIAM"] {
+            assert!(w.clue_count(answer) > 0, "{answer} has no clue");
+        }
+    }
+
     #[test]
     fn published_tsv_imports_and_reports_bad_lines() {
         let dir = tempfile::tempdir().unwrap();
