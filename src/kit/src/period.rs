@@ -5,6 +5,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The UTC calendar month of a Unix time, as `YYYY-MM`.
 pub fn period_of(unix_seconds: u64) -> String {
+    let (year, month, _) = civil_date(unix_seconds);
+    format!("{year:04}-{month:02}")
+}
+
+/// The UTC calendar date (year, month 1-12, day 1-31) of a Unix time.
+pub fn civil_date(unix_seconds: u64) -> (i64, i64, i64) {
     // Civil-from-days (proleptic Gregorian), after Howard Hinnant's public-domain algorithm.
     let days = (unix_seconds / 86_400) as i64 + 719_468;
     let era = days.div_euclid(146_097);
@@ -12,9 +18,29 @@ pub fn period_of(unix_seconds: u64) -> String {
     let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}")
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+/// An RFC 3339 UTC timestamp with milliseconds (`2026-11-24T12:38:07.123Z`) of a Unix time in
+/// milliseconds.
+pub fn rfc3339_millis(unix_millis: u64) -> String {
+    let seconds = unix_millis / 1000;
+    let (year, month, day) = civil_date(seconds);
+    let in_day = seconds % 86_400;
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        in_day / 3600,
+        in_day % 3600 / 60,
+        in_day % 60,
+        unix_millis % 1000
+    )
+}
+
+/// Milliseconds since the Unix epoch now (0 if the clock is before it).
+pub fn unix_now_millis() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
 }
 
 /// Seconds since the Unix epoch now (0 if the clock is before it).
@@ -57,6 +83,14 @@ mod tests {
         assert_eq!(period_of(1_798_761_600), "2027-01"); // the first second of January
         assert_eq!(period_of(1_793_491_200), "2026-11"); // 2026-11-01T00:00:00Z
         assert_eq!(period_of(1_793_491_199), "2026-10");
+    }
+
+    #[test]
+    fn timestamps_are_rfc3339_utc() {
+        assert_eq!(rfc3339_millis(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(rfc3339_millis(951_782_400_005), "2000-02-29T00:00:00.005Z");
+        assert_eq!(rfc3339_millis(1_798_761_599_999), "2026-12-31T23:59:59.999Z");
+        assert_eq!(civil_date(1_793_491_200), (2026, 11, 1));
     }
 
     #[test]
