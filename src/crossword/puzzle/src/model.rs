@@ -188,6 +188,10 @@ pub struct Puzzle {
     /// What the edit that made this version changed (`["created"]` for version 1).
     #[serde(default)]
     pub changed: Vec<String>,
+    /// Bumped by the store on every write (edits, publishing, review, ratings), for
+    /// optimistic concurrency; not part of the API.
+    #[serde(default)]
+    pub revision: u64,
 }
 
 impl Puzzle {

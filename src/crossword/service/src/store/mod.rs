@@ -1,5 +1,5 @@
-//! Durable state behind a small interface: accounts, API keys (hashes only) and usage
-//! counters; later puzzles.
+//! Durable state behind a small interface: accounts, API keys (hashes only), usage counters,
+//! clue additions, and puzzles with their version history, idempotency keys and showcase queue.
 //!
 //! Handlers see only the [`Store`] trait, so a multi-node backend can replace the embedded one
 //! ([`RedbStore`], one redb file in the data directory) without touching them. Table names are
@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 pub use redb_store::RedbStore;
 
 use crossword_clues::{Source, StoredClue};
+pub use crossword_puzzle::{Puzzle, Status};
 use service_kit::db::DbError;
 
 use crate::config::Tier;
@@ -122,6 +123,50 @@ pub enum Consumed {
     Exhausted,
 }
 
+/// The outcome of [`Store::create_puzzle`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Created {
+    /// Stored; one monthly puzzle taken, `remaining` after it (-1: unlimited).
+    New {
+        /// Puzzles left this month.
+        remaining: i64,
+    },
+    /// The idempotency key was used before: the first puzzle, nothing taken.
+    Replayed(Box<Puzzle>),
+    /// The idempotency key was used before for a puzzle since deleted.
+    ReplayedDeleted,
+    /// The monthly quota is spent; nothing stored.
+    QuotaExhausted,
+    /// The new puzzle's id is taken (pick another and retry); nothing stored.
+    IdTaken,
+}
+
+/// The outcome of [`Store::replace_puzzle`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replaced {
+    /// Written.
+    Done,
+    /// The puzzle changed since it was read (its revision moved): read it again and retry.
+    Conflict,
+    /// No such puzzle.
+    NotFound,
+    /// The change queues the puzzle for showcase review while `queued` of its account's
+    /// puzzles already are (the cap); nothing written.
+    QueueFull {
+        /// Puzzles of the account in the queue.
+        queued: usize,
+    },
+}
+
+/// What a lookup by idempotency key finds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdempotentHit {
+    /// The puzzle the key created.
+    Puzzle(Box<Puzzle>),
+    /// The key created a puzzle that was deleted since.
+    Deleted,
+}
+
 /// Storage failures.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -180,4 +225,49 @@ pub trait Store: Send + Sync {
     /// [`crossword_clues::dedupe_key`] and source) counts up. The puzzles API calls this when a
     /// puzzle is published.
     fn add_clue(&self, language: &str, answer: &str, text: &str, source: Source) -> StoreResult<()>;
+
+    /// What an account's idempotency key already created, if anything.
+    fn puzzle_by_idempotency_key(&self, owner: &str, key: &str) -> StoreResult<Option<IdempotentHit>>;
+    /// Stores a new puzzle in one transaction with its idempotency key and one unit of the
+    /// owner's monthly puzzle quota (`limit` -1: unlimited): all of them or none. A key used
+    /// before (even by a concurrent request) replays instead.
+    fn create_puzzle(
+        &self,
+        puzzle: &Puzzle,
+        idempotency_key: Option<&str>,
+        period: &str,
+        limit: i64,
+    ) -> StoreResult<Created>;
+    /// A puzzle by id (any owner).
+    fn puzzle(&self, id: &str) -> StoreResult<Option<Puzzle>>;
+    /// True when a puzzle with this id existed and was deleted.
+    fn puzzle_deleted(&self, id: &str) -> StoreResult<bool>;
+    /// An owner's puzzles, newest edit first, optionally of one status: `limit` of them from
+    /// `offset`, and how many there are in all.
+    fn list_puzzles(
+        &self,
+        owner: &str,
+        status: Option<Status>,
+        limit: usize,
+        offset: usize,
+    ) -> StoreResult<(Vec<Puzzle>, usize)>;
+    /// Writes `new` over the stored puzzle of the same id if that one's `revision` is still
+    /// `expected_revision` (optimistic concurrency); the stored revision becomes one more.
+    /// `keep_history` keeps the replaced record as a version first. `showcase_cap`: refuse
+    /// (`QueueFull`) a change that queues the puzzle for review while that many of its owner's
+    /// puzzles are queued.
+    fn replace_puzzle(
+        &self,
+        new: &Puzzle,
+        expected_revision: u64,
+        keep_history: bool,
+        showcase_cap: Option<usize>,
+    ) -> StoreResult<Replaced>;
+    /// Deletes a puzzle and its versions for good (its idempotency key keeps pointing at the
+    /// deleted id); false when there was none.
+    fn delete_puzzle(&self, id: &str) -> StoreResult<bool>;
+    /// The kept earlier versions of a puzzle, oldest first.
+    fn puzzle_versions(&self, id: &str) -> StoreResult<Vec<Puzzle>>;
+    /// Every puzzle in showcase review (pending, pre-approved or flagged), oldest update first.
+    fn showcase_queue(&self) -> StoreResult<Vec<Puzzle>>;
 }

@@ -18,6 +18,20 @@ const USAGE: TableDefinition<&str, u64> = TableDefinition::new("crossword.usage"
 /// Clue additions: key `LANG/ANSWER`, value the JSON list of [`StoredClue`].
 const CLUES: TableDefinition<&str, &[u8]> = TableDefinition::new("crossword.clues");
 
+/// Puzzles: key the id, value the JSON [`Puzzle`].
+const PUZZLES: TableDefinition<&str, &[u8]> = TableDefinition::new("crossword.puzzles");
+/// An owner's puzzles: key `OWNER/ID`, value (last edit in Unix ms, status, showcase state) so
+/// lists, filters and the queue count need no puzzle reads.
+const OWNER_PUZZLES: TableDefinition<&str, (u64, u8, u8)> = TableDefinition::new("crossword.owner_puzzles");
+/// Idempotency keys: key `OWNER` newline `KEY`, value the puzzle id (never expires).
+const IDEMPOTENCY: TableDefinition<&str, &str> = TableDefinition::new("crossword.idempotency");
+/// Earlier versions: key `ID/VERSION` (version zero-padded to 10 digits), value the JSON record.
+const VERSIONS: TableDefinition<&str, &[u8]> = TableDefinition::new("crossword.puzzle_versions");
+/// Deleted puzzle ids and when (their pages answer 410).
+const DELETED: TableDefinition<&str, u64> = TableDefinition::new("crossword.deleted_puzzles");
+/// The showcase review queue: key the puzzle id, value its owner.
+const SHOWCASE: TableDefinition<&str, &str> = TableDefinition::new("crossword.showcase_queue");
+
 /// A [`Store`] in one redb file.
 pub struct RedbStore {
     db: Database,
@@ -35,7 +49,13 @@ impl RedbStore {
             tables.create(KEYS)?;
             tables.create(KEY_HASHES)?;
             tables.create(USAGE)?;
-            tables.create(CLUES)
+            tables.create(CLUES)?;
+            tables.create(PUZZLES)?;
+            tables.create(OWNER_PUZZLES)?;
+            tables.create(IDEMPOTENCY)?;
+            tables.create(VERSIONS)?;
+            tables.create(DELETED)?;
+            tables.create(SHOWCASE)
         })?;
         Ok(RedbStore { db })
     }
@@ -81,6 +101,189 @@ fn clue_key(language: &str, answer: &str) -> String {
 
 fn usage_key(account_id: &str, counter: Counter, period: &str) -> String {
     format!("{account_id}/{}/{period}", counter.as_str())
+}
+
+fn owner_key(owner: &str, id: &str) -> String {
+    format!("{owner}/{id}")
+}
+
+fn idempotency_key(owner: &str, key: &str) -> String {
+    format!("{owner}\n{key}")
+}
+
+fn version_key(id: &str, version: u32) -> String {
+    format!("{id}/{version:010}")
+}
+
+fn status_code(status: Status) -> u8 {
+    match status {
+        Status::Draft => 0,
+        Status::Published => 1,
+    }
+}
+
+fn showcase_code(puzzle: &Puzzle) -> u8 {
+    use crossword_puzzle::ShowcaseStatus::*;
+    match puzzle.showcase_status {
+        None => 0,
+        Some(Pending) => 1,
+        Some(PreApproved) => 2,
+        Some(Flagged) => 3,
+        Some(Approved) => 4,
+        Some(Rejected) => 5,
+    }
+}
+
+fn is_queued_code(code: u8) -> bool {
+    (1..=3).contains(&code)
+}
+
+/// The range of keys `PREFIX/...` (`0` sorts right after `/`).
+fn prefix_range(prefix: &str) -> (String, String) {
+    (format!("{prefix}/"), format!("{prefix}0"))
+}
+
+fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> StoreResult<T> {
+    serde_json::from_slice(bytes).map_err(backend)
+}
+
+/// Writes a puzzle and its owner-index row inside a write transaction.
+fn put_puzzle(txn: &redb::WriteTransaction, puzzle: &Puzzle) -> StoreResult<()> {
+    let bytes = serde_json::to_vec(puzzle).map_err(backend)?;
+    txn.open_table(PUZZLES).map_err(backend)?.insert(puzzle.id.as_str(), bytes.as_slice()).map_err(backend)?;
+    txn.open_table(OWNER_PUZZLES)
+        .map_err(backend)?
+        .insert(
+            owner_key(&puzzle.owner, &puzzle.id).as_str(),
+            (puzzle.updated_at, status_code(puzzle.status), showcase_code(puzzle)),
+        )
+        .map_err(backend)?;
+    let mut queue = txn.open_table(SHOWCASE).map_err(backend)?;
+    if puzzle.showcase_status.is_some_and(|s| s.is_queued()) {
+        queue.insert(puzzle.id.as_str(), puzzle.owner.as_str()).map_err(backend)?;
+    } else {
+        queue.remove(puzzle.id.as_str()).map_err(backend)?;
+    }
+    Ok(())
+}
+
+fn idempotent_hit_in(
+    idem: &impl ReadableTable<&'static str, &'static str>,
+    puzzles: &impl ReadableTable<&'static str, &'static [u8]>,
+    owner: &str,
+    key: &str,
+) -> StoreResult<Option<IdempotentHit>> {
+    let Some(id) = idem.get(idempotency_key(owner, key).as_str()).map_err(backend)? else { return Ok(None) };
+    let id = id.value().to_owned();
+    Ok(Some(match puzzles.get(id.as_str()).map_err(backend)? {
+        Some(v) => IdempotentHit::Puzzle(Box::new(decode(v.value())?)),
+        None => IdempotentHit::Deleted,
+    }))
+}
+
+/// The create transaction's checks and writes; `Created::New` means commit.
+fn create_in(
+    txn: &redb::WriteTransaction,
+    puzzle: &Puzzle,
+    key: Option<&str>,
+    period: &str,
+    limit: i64,
+) -> StoreResult<Created> {
+    if let Some(key) = key {
+        let idem = txn.open_table(IDEMPOTENCY).map_err(backend)?;
+        let puzzles = txn.open_table(PUZZLES).map_err(backend)?;
+        match idempotent_hit_in(&idem, &puzzles, &puzzle.owner, key)? {
+            Some(IdempotentHit::Puzzle(p)) => return Ok(Created::Replayed(p)),
+            Some(IdempotentHit::Deleted) => return Ok(Created::ReplayedDeleted),
+            None => {}
+        }
+    }
+    if txn.open_table(PUZZLES).map_err(backend)?.get(puzzle.id.as_str()).map_err(backend)?.is_some()
+        || txn.open_table(DELETED).map_err(backend)?.get(puzzle.id.as_str()).map_err(backend)?.is_some()
+    {
+        return Ok(Created::IdTaken);
+    }
+    let usage = usage_key(&puzzle.owner, Counter::Puzzles, period);
+    let used = {
+        let mut counts = txn.open_table(USAGE).map_err(backend)?;
+        let used = counts.get(usage.as_str()).map_err(backend)?.map_or(0, |v| v.value());
+        if limit >= 0 && used >= limit as u64 {
+            return Ok(Created::QuotaExhausted);
+        }
+        counts.insert(usage.as_str(), used + 1).map_err(backend)?;
+        used
+    };
+    put_puzzle(txn, puzzle)?;
+    if let Some(key) = key {
+        txn.open_table(IDEMPOTENCY)
+            .map_err(backend)?
+            .insert(idempotency_key(&puzzle.owner, key).as_str(), puzzle.id.as_str())
+            .map_err(backend)?;
+    }
+    Ok(Created::New { remaining: if limit < 0 { -1 } else { limit - used as i64 - 1 } })
+}
+
+/// The replace transaction's checks and writes; `Replaced::Done` means commit.
+fn replace_in(
+    txn: &redb::WriteTransaction,
+    new: &Puzzle,
+    expected_revision: u64,
+    keep_history: bool,
+    showcase_cap: Option<usize>,
+) -> StoreResult<Replaced> {
+    let old: Puzzle = {
+        let t = txn.open_table(PUZZLES).map_err(backend)?;
+        let value = t.get(new.id.as_str()).map_err(backend)?;
+        match value {
+            Some(v) => decode(v.value())?,
+            None => return Ok(Replaced::NotFound),
+        }
+    };
+    if old.revision != expected_revision {
+        return Ok(Replaced::Conflict);
+    }
+    let joins_queue =
+        new.showcase_status.is_some_and(|s| s.is_queued()) && !old.showcase_status.is_some_and(|s| s.is_queued());
+    if let (true, Some(cap)) = (joins_queue, showcase_cap) {
+        let queued = count_queued(txn, &old.owner)?;
+        if queued >= cap {
+            return Ok(Replaced::QueueFull { queued });
+        }
+    }
+    if keep_history {
+        let bytes = serde_json::to_vec(&old).map_err(backend)?;
+        txn.open_table(VERSIONS)
+            .map_err(backend)?
+            .insert(version_key(&old.id, old.version).as_str(), bytes.as_slice())
+            .map_err(backend)?;
+    }
+    let mut stored = new.clone();
+    stored.revision = old.revision + 1;
+    put_puzzle(txn, &stored)?;
+    Ok(Replaced::Done)
+}
+
+fn count_queued(txn: &redb::WriteTransaction, owner: &str) -> StoreResult<usize> {
+    let t = txn.open_table(OWNER_PUZZLES).map_err(backend)?;
+    let (from, to) = prefix_range(owner);
+    let mut queued = 0;
+    for row in t.range(from.as_str()..to.as_str()).map_err(backend)? {
+        let (_, v) = row.map_err(backend)?;
+        if is_queued_code(v.value().2) {
+            queued += 1;
+        }
+    }
+    Ok(queued)
+}
+
+/// Commits when `done`, else aborts; passes the outcome on.
+fn finish<T>(txn: redb::WriteTransaction, outcome: T, done: bool) -> StoreResult<T> {
+    if done {
+        txn.commit().map_err(backend)?;
+    } else {
+        txn.abort().map_err(backend)?;
+    }
+    Ok(outcome)
 }
 
 impl Store for RedbStore {
@@ -240,6 +443,121 @@ impl Store for RedbStore {
         txn.commit().map_err(backend)?;
         Ok(())
     }
+
+    fn puzzle_by_idempotency_key(&self, owner: &str, key: &str) -> StoreResult<Option<IdempotentHit>> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let idem = txn.open_table(IDEMPOTENCY).map_err(backend)?;
+        let puzzles = txn.open_table(PUZZLES).map_err(backend)?;
+        idempotent_hit_in(&idem, &puzzles, owner, key)
+    }
+
+    fn create_puzzle(&self, puzzle: &Puzzle, key: Option<&str>, period: &str, limit: i64) -> StoreResult<Created> {
+        let txn = self.db.begin_write().map_err(backend)?;
+        let outcome = create_in(&txn, puzzle, key, period, limit)?;
+        let done = matches!(outcome, Created::New { .. });
+        finish(txn, outcome, done)
+    }
+
+    fn puzzle(&self, id: &str) -> StoreResult<Option<Puzzle>> {
+        self.get_json(PUZZLES, id)
+    }
+
+    fn puzzle_deleted(&self, id: &str) -> StoreResult<bool> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let t = txn.open_table(DELETED).map_err(backend)?;
+        Ok(t.get(id).map_err(backend)?.is_some())
+    }
+
+    fn list_puzzles(
+        &self,
+        owner: &str,
+        status: Option<Status>,
+        limit: usize,
+        offset: usize,
+    ) -> StoreResult<(Vec<Puzzle>, usize)> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let index = txn.open_table(OWNER_PUZZLES).map_err(backend)?;
+        let (from, to) = prefix_range(owner);
+        let mut rows: Vec<(u64, String)> = Vec::new();
+        for row in index.range(from.as_str()..to.as_str()).map_err(backend)? {
+            let (k, v) = row.map_err(backend)?;
+            let (updated, s, _) = v.value();
+            if status.is_none_or(|st| status_code(st) == s) {
+                rows.push((updated, k.value()[from.len()..].to_owned()));
+            }
+        }
+        rows.sort_by(|a, b| b.cmp(a));
+        let total = rows.len();
+        let puzzles = txn.open_table(PUZZLES).map_err(backend)?;
+        let mut out = Vec::new();
+        for (_, id) in rows.into_iter().skip(offset).take(limit) {
+            if let Some(v) = puzzles.get(id.as_str()).map_err(backend)? {
+                out.push(decode(v.value())?);
+            }
+        }
+        Ok((out, total))
+    }
+
+    fn replace_puzzle(
+        &self,
+        new: &Puzzle,
+        expected_revision: u64,
+        keep_history: bool,
+        showcase_cap: Option<usize>,
+    ) -> StoreResult<Replaced> {
+        let txn = self.db.begin_write().map_err(backend)?;
+        let outcome = replace_in(&txn, new, expected_revision, keep_history, showcase_cap)?;
+        finish(txn, outcome, outcome == Replaced::Done)
+    }
+
+    fn delete_puzzle(&self, id: &str) -> StoreResult<bool> {
+        let txn = self.db.begin_write().map_err(backend)?;
+        let found = (|| -> StoreResult<bool> {
+            let old = {
+                let mut puzzles = txn.open_table(PUZZLES).map_err(backend)?;
+                let removed = puzzles.remove(id).map_err(backend)?;
+                removed.map(|v| decode::<Puzzle>(v.value())).transpose()?
+            };
+            let Some(old) = old else { return Ok(false) };
+            txn.open_table(OWNER_PUZZLES)
+                .map_err(backend)?
+                .remove(owner_key(&old.owner, id).as_str())
+                .map_err(backend)?;
+            txn.open_table(SHOWCASE).map_err(backend)?.remove(id).map_err(backend)?;
+            let mut versions = txn.open_table(VERSIONS).map_err(backend)?;
+            let (from, to) = prefix_range(id);
+            versions.retain_in(from.as_str()..to.as_str(), |_, _| false).map_err(backend)?;
+            txn.open_table(DELETED).map_err(backend)?.insert(id, now()).map_err(backend)?;
+            Ok(true)
+        })()?;
+        finish(txn, found, found)
+    }
+
+    fn puzzle_versions(&self, id: &str) -> StoreResult<Vec<Puzzle>> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let t = txn.open_table(VERSIONS).map_err(backend)?;
+        let (from, to) = prefix_range(id);
+        let mut out = Vec::new();
+        for row in t.range(from.as_str()..to.as_str()).map_err(backend)? {
+            out.push(decode(row.map_err(backend)?.1.value())?);
+        }
+        Ok(out)
+    }
+
+    fn showcase_queue(&self) -> StoreResult<Vec<Puzzle>> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let queue = txn.open_table(SHOWCASE).map_err(backend)?;
+        let puzzles = txn.open_table(PUZZLES).map_err(backend)?;
+        let mut out: Vec<Puzzle> = Vec::new();
+        for row in queue.iter().map_err(backend)? {
+            let (id, _) = row.map_err(backend)?;
+            if let Some(v) = puzzles.get(id.value()).map_err(backend)? {
+                out.push(decode(v.value())?);
+            }
+        }
+        out.sort_by(|a, b| a.updated_at.cmp(&b.updated_at).then_with(|| a.id.cmp(&b.id)));
+        Ok(out)
+    }
 }
 
 #[cfg(test)]
@@ -250,6 +568,113 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let s = RedbStore::open(&dir.path().join("crossword.redb")).unwrap();
         (dir, s)
+    }
+
+    fn puzzle(owner: &str, id: &str, updated_at: u64) -> Puzzle {
+        Puzzle {
+            id: id.into(),
+            owner: owner.into(),
+            title: "T".into(),
+            author: String::new(),
+            language: "en".into(),
+            grid: vec!["CAT".into(), "ODE".into(), "WET".into()],
+            clues: Default::default(),
+            clue_tokens: Default::default(),
+            theme_words: Vec::new(),
+            status: Status::Draft,
+            showcase_status: None,
+            showcase_note: None,
+            adult_themes: false,
+            difficulty: None,
+            writeup: String::new(),
+            show_profile: false,
+            no_index: true,
+            created_at: updated_at,
+            updated_at,
+            published_at: None,
+            version: 1,
+            changed: vec!["created".into()],
+            revision: 0,
+        }
+    }
+
+    #[test]
+    fn puzzles_are_created_once_per_key_within_the_quota() {
+        let (_dir, s) = store();
+        let s = std::sync::Arc::new(s);
+        let created = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for t in 0..8 {
+                let (s, created) = (&s, &created);
+                scope.spawn(move || {
+                    let p = puzzle("acct_a", &format!("idem000{t}"), 1);
+                    match s.create_puzzle(&p, Some("same key"), "2026-11", 5).unwrap() {
+                        Created::New { remaining } => {
+                            assert_eq!(remaining, 4);
+                            created.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        Created::Replayed(_) => {}
+                        other => panic!("{other:?}"),
+                    }
+                });
+            }
+        });
+        assert_eq!(created.into_inner(), 1, "one key, one puzzle");
+        assert_eq!(s.usage("acct_a", Counter::Puzzles, "2026-11").unwrap(), 1);
+        for i in 0..4 {
+            assert!(matches!(
+                s.create_puzzle(&puzzle("acct_a", &format!("quota00{i}"), 2 + i), None, "2026-11", 5).unwrap(),
+                Created::New { .. }
+            ));
+        }
+        assert_eq!(
+            s.create_puzzle(&puzzle("acct_a", "over0000", 9), None, "2026-11", 5).unwrap(),
+            Created::QuotaExhausted
+        );
+        assert!(s.puzzle("over0000").unwrap().is_none(), "nothing half-written");
+        assert_eq!(s.create_puzzle(&puzzle("acct_b", "quota000", 9), None, "2026-11", 5).unwrap(), Created::IdTaken);
+        let (page, total) = s.list_puzzles("acct_a", None, 2, 0).unwrap();
+        assert_eq!(total, 5);
+        assert_eq!(
+            page.iter().map(|p| p.id.as_str()).collect::<Vec<_>>(),
+            ["quota003", "quota002"],
+            "newest edit first"
+        );
+        assert_eq!(s.list_puzzles("acct_a", Some(Status::Published), 10, 0).unwrap().1, 0);
+    }
+
+    #[test]
+    fn edits_keep_history_and_the_showcase_queue_has_a_cap() {
+        use crossword_puzzle::ShowcaseStatus;
+        let (_dir, s) = store();
+        for i in 0..4 {
+            s.create_puzzle(&puzzle("acct_a", &format!("show000{i}"), i), Some(&format!("k{i}")), "2026-11", -1)
+                .unwrap();
+        }
+        let mut p = s.puzzle("show0000").unwrap().unwrap();
+        p.title = "New".into();
+        p.version = 2;
+        assert_eq!(s.replace_puzzle(&p, 0, true, None).unwrap(), Replaced::Done);
+        assert_eq!(s.replace_puzzle(&p, 0, true, None).unwrap(), Replaced::Conflict, "a stale revision is refused");
+        let versions = s.puzzle_versions("show0000").unwrap();
+        assert_eq!((versions.len(), versions[0].title.as_str(), versions[0].version), (1, "T", 1));
+        for i in 0..4 {
+            let mut p = s.puzzle(&format!("show000{i}")).unwrap().unwrap();
+            p.showcase_status = Some(ShowcaseStatus::Pending);
+            let expected = if i < 3 { Replaced::Done } else { Replaced::QueueFull { queued: 3 } };
+            assert_eq!(s.replace_puzzle(&p, p.revision, false, Some(3)).unwrap(), expected);
+        }
+        assert_eq!(s.showcase_queue().unwrap().len(), 3);
+        assert!(s.delete_puzzle("show0000").unwrap());
+        assert!(!s.delete_puzzle("show0000").unwrap());
+        assert!(s.puzzle_deleted("show0000").unwrap());
+        assert!(s.puzzle_versions("show0000").unwrap().is_empty(), "the history goes too");
+        assert_eq!(s.showcase_queue().unwrap().len(), 2, "a deleted puzzle frees its place");
+        assert_eq!(s.puzzle_by_idempotency_key("acct_a", "k0").unwrap(), Some(IdempotentHit::Deleted));
+        assert_eq!(
+            s.create_puzzle(&puzzle("acct_a", "zzzz0000", 1), Some("k0"), "2026-11", -1).unwrap(),
+            Created::ReplayedDeleted
+        );
     }
 
     #[test]
