@@ -1,4 +1,4 @@
-//! Account and key administration, shared by the `crossword admin` command and the server's
+//! Account, key and showcase administration, shared by the `crossword admin` command and the server's
 //! loopback admin endpoint.
 //!
 //! redb lets one process open the database file, so while the server runs the command sends
@@ -59,6 +59,37 @@ pub enum AdminCommand {
         /// The account.
         account: String,
     },
+    /// List the puzzles waiting for showcase review.
+    #[serde(rename = "showcase.list")]
+    ShowcaseList,
+    /// Approve a queued puzzle for the showcase.
+    #[serde(rename = "showcase.approve")]
+    ShowcaseApprove {
+        /// The puzzle id.
+        id: String,
+    },
+    /// Reject a queued puzzle.
+    #[serde(rename = "showcase.reject")]
+    ShowcaseReject {
+        /// The puzzle id.
+        id: String,
+        /// Why (shown to its owner as `showcaseNote`).
+        #[serde(default)]
+        reason: Option<String>,
+    },
+}
+
+fn review_summary(p: &crossword_puzzle::Puzzle) -> Value {
+    json!({
+        "id": p.id,
+        "accountId": p.owner,
+        "title": p.title,
+        "language": p.language,
+        "showcaseStatus": p.showcase_status.map(crossword_puzzle::ShowcaseStatus::as_str),
+        "adultThemes": p.adult_themes,
+        "blockedWords": crate::puzzles::safety_verdict(p).blocked,
+        "updatedAt": service_kit::period::rfc3339_millis(p.updated_at),
+    })
 }
 
 /// Runs a command against a store; the JSON printed by the CLI.
@@ -81,6 +112,16 @@ pub fn execute(store: &dyn Store, command: AdminCommand) -> Result<Value, StoreE
                 return Err(StoreError::NotFound(format!("account {account}")));
             }
             json!({ "keys": store.keys_of(&account)? })
+        }
+        AdminCommand::ShowcaseList => {
+            let queue: Vec<Value> = store.showcase_queue()?.iter().map(review_summary).collect();
+            json!({ "queue": queue })
+        }
+        AdminCommand::ShowcaseApprove { id } => {
+            review_summary(&crate::puzzles::review(store, &id, crate::puzzles::Decision::Approve, None)?)
+        }
+        AdminCommand::ShowcaseReject { id, reason } => {
+            review_summary(&crate::puzzles::review(store, &id, crate::puzzles::Decision::Reject, reason.as_deref())?)
         }
     })
 }

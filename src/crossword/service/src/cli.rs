@@ -56,6 +56,11 @@ enum Command {
     },
     /// Fill a grid file (`.` empty, `#` block, letters fixed; one row per line).
     Fill(FillCommand),
+    /// Puzzle files: export a saved puzzle as .puz, ipuz, HTML or SVG.
+    Puzzle {
+        #[command(subcommand)]
+        command: PuzzleCli,
+    },
     /// Print the best entries matching a pattern (`_` or `?` for an unknown cell).
     Words {
         /// The pattern, e.g. `C_T`, `Л_НА`, `__ラ`.
@@ -143,6 +148,49 @@ enum AdminCli {
     Key {
         #[command(subcommand)]
         command: KeyCli,
+    },
+    /// Showcase review: a person finishes every review.
+    Showcase {
+        #[command(subcommand)]
+        command: ShowcaseCli,
+    },
+}
+
+#[derive(Subcommand)]
+enum ShowcaseCli {
+    /// Print the puzzles waiting for review (`{"queue": [{"id", "showcaseStatus", ...}]}`).
+    List,
+    /// Approve a queued puzzle.
+    Approve {
+        /// Puzzle id.
+        id: String,
+    },
+    /// Reject a queued puzzle.
+    Reject {
+        /// Puzzle id.
+        id: String,
+        /// Why (its owner sees it as `showcaseNote`).
+        #[arg(long)]
+        reason: Option<String>,
+    },
+}
+
+/// `crossword puzzle`: puzzle files on the command line.
+#[derive(Subcommand)]
+enum PuzzleCli {
+    /// Write a puzzle (the JSON of GET /puzzles/{id}) in another format, to stdout or `--out`.
+    Export {
+        /// The puzzle JSON file.
+        file: PathBuf,
+        /// puz, ipuz, html or svg.
+        #[arg(long)]
+        format: String,
+        /// Fill in the letters (html, svg).
+        #[arg(long)]
+        solution: bool,
+        /// Output file (default: stdout).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
 }
 
@@ -244,11 +292,24 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 }
                 AdminCli::Key { command: KeyCli::Revoke { key_id } } => AdminCommand::KeyRevoke { id: key_id },
                 AdminCli::Key { command: KeyCli::List { account } } => AdminCommand::KeyList { account },
+                AdminCli::Showcase { command: ShowcaseCli::List } => AdminCommand::ShowcaseList,
+                AdminCli::Showcase { command: ShowcaseCli::Approve { id } } => AdminCommand::ShowcaseApprove { id },
+                AdminCli::Showcase { command: ShowcaseCli::Reject { id, reason } } => {
+                    AdminCommand::ShowcaseReject { id, reason }
+                }
             };
             println!("{}", crate::admin::run(&data_dir, command)?);
             Ok(())
         }
         Command::Fill(command) => command.run(),
+        Command::Puzzle { command: PuzzleCli::Export { file, format, solution, out } } => {
+            let bytes = export_file(&file, &format, solution)?;
+            match out {
+                Some(path) => std::fs::write(&path, bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+                None => std::io::stdout().lock().write_all(&bytes)?,
+            }
+            Ok(())
+        }
         Command::Words { pattern, lang, min_score, limit, index_dir, json } => {
             let language = language_of(&lang)?;
             let manager = IndexManager::new(index_dir, u64::MAX);
@@ -291,6 +352,35 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// `crossword puzzle export`: reads the API's puzzle JSON and writes `format`.
+fn export_file(path: &std::path::Path, format: &str, solution: bool) -> anyhow::Result<Vec<u8>> {
+    let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let field = |name: &str| json.get(name).and_then(serde_json::Value::as_str).unwrap_or("").to_owned();
+    let language = language_of(json.get("language").and_then(serde_json::Value::as_str).unwrap_or("en"))?;
+    let rows: Vec<String> = serde_json::from_value(json.get("grid").cloned().unwrap_or_default())
+        .map_err(|_| anyhow::anyhow!("{}: `grid` must be an array of strings", path.display()))?;
+    let grid = Grid::parse(language, &rows).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let clues: crossword_puzzle::Clues = serde_json::from_value(json.get("clues").cloned().unwrap_or_default())
+        .map_err(|e| anyhow::anyhow!("{}: `clues`: {e}", path.display()))?;
+    let (title, author, writeup) = (field("title"), field("author"), field("writeup"));
+    let sheet =
+        crossword_puzzle::Sheet { language, title: &title, author: &author, grid, clues: &clues, writeup: &writeup };
+    let credit = "Made with the crossword construction service";
+    let failed = |e: crossword_puzzle::FormatError| anyhow::anyhow!("{}: {e}", path.display());
+    Ok(match format {
+        "puz" => {
+            let notes = if writeup.is_empty() { credit.to_owned() } else { format!("{writeup}\n\n{credit}") };
+            crossword_puzzle::puz::write(&sheet, &notes).map_err(failed)?
+        }
+        "ipuz" => crossword_puzzle::ipuz::write(&sheet, credit).to_string().into_bytes(),
+        "html" => crossword_puzzle::html::write(&sheet, credit, solution).map_err(failed)?.into_bytes(),
+        "svg" => crossword_puzzle::svg::write(&sheet, solution).into_bytes(),
+        other => anyhow::bail!("unknown format {other:?} (puz, ipuz, html, svg)"),
+    })
 }
 
 impl FillCommand {

@@ -7,12 +7,14 @@
 //! * [`indexes`]: loading languages' word indexes and clue collections on demand, within a
 //!   memory budget;
 //! * [`clue_model`]: generated clues from an operator's model server;
-//! * [`admin`]: account and key administration (CLI and loopback endpoint);
+//! * [`puzzles`]: safety verdicts, showcase pre-check and review, difficulty ratings and clue
+//!   additions of stored puzzles;
+//! * [`admin`]: account, key and showcase administration (CLI and loopback endpoint);
 //! * [`server`]: serving and shutdown; [`cli`]: the `crossword` command; [`report`]: JSON
 //!   shapes shared by the API and the command line.
 //!
 //! The engines it adapts are their own crates, free of HTTP and async: `crossword_lang`,
-//! `crossword_index`, `crossword_clues`, `crossword_fill` (see `docs/ARCHITECTURE.md`).
+//! `crossword_index`, `crossword_clues`, `crossword_fill`, `crossword_puzzle` (see `docs/ARCHITECTURE.md`).
 
 pub mod admin;
 pub mod api;
@@ -21,6 +23,7 @@ pub mod clue_model;
 pub mod config;
 pub mod indexes;
 pub mod keys;
+pub mod puzzles;
 pub mod report;
 pub mod server;
 pub mod store;

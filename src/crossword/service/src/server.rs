@@ -70,6 +70,12 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
         tokio::net::TcpListener::bind(options.listen).await.with_context(|| format!("binding {}", options.listen))?;
     let bound = listener.local_addr()?;
     let state = state(&options, bound)?;
+    // Showcase submissions a stopped server never pre-checked.
+    match crate::puzzles::pre_check_pending(state.store.as_ref()) {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(puzzles = n, "showcase pre-check caught up"),
+        Err(e) => tracing::error!(error = %e, "showcase pre-check failed"),
+    }
     let announced = ServerFile::write(&options.data_dir, bound)?;
     tracing::info!(address = %bound, base = %format!("http://{bound}/api/v1"), "listening");
     println!("listening on http://{bound}/api/v1");

@@ -43,6 +43,7 @@ pub fn document(base_url: &str) -> Value {
     super::words::document(&mut doc);
     super::fill::document(&mut doc);
     super::clues::document(&mut doc);
+    super::puzzles_doc::document(&mut doc);
     doc
 }
 
@@ -89,6 +90,7 @@ fn problem_schema() -> Value {
             "upgradeUrl": { "type": "string" },
             "contact": { "type": "string" },
             "queued": { "type": "integer" },
+            "missingClues": { "type": "array", "items": { "type": "string" }, "description": "VALIDATION_ERROR: finished answers without a clue (`7-across`)." },
             "row": { "type": "integer", "description": "VALIDATION_ERROR on a grid: row of the first bad cell." },
             "col": { "type": "integer", "description": "VALIDATION_ERROR on a grid: column of the first bad cell." }
         }
@@ -239,6 +241,6 @@ mod tests {
         ids.sort();
         ids.dedup();
         assert_eq!(ids.len(), count, "operation ids are unique");
-        assert_eq!(count, 10, "the ten operations of the platform, fill and clue issues");
+        assert_eq!(count, 20, "the contract's 17 operations and three extensions (import, versions)");
     }
 }

@@ -41,24 +41,30 @@ pub fn monthly_limit(state: &AppState, caller: &Caller, counter: Counter) -> i64
 /// remaining-header at 0).
 pub fn consume(state: &AppState, caller: &Caller, counter: Counter) -> Result<i64, ApiError> {
     let limit = monthly_limit(state, caller, counter);
-    let (code, what, header) = describe(counter);
     match state.store.consume(&caller.account.id, counter, &current_period(), limit).map_err(internal)? {
         Consumed::Taken { remaining } => Ok(remaining),
-        Consumed::Exhausted => Err(ApiError::new(
-            code,
-            format!(
-                "the {} plan allows {limit} {what} a month; the quota refills on the first of next month (UTC)",
-                caller.account.tier.as_str()
-            ),
-        )
-        .with("limit", limit)
-        .with("remaining", 0)
-        .with("tier", caller.account.tier.as_str())
-        .with("upgradeUrl", state.upgrade_url())
-        .with("contact", format!("{}/contact", state.base_url()))
-        .header(HeaderName::from_static("retry-after"), seconds_until_next_period())
-        .header(HeaderName::from_static(header), 0)),
+        Consumed::Exhausted => Err(quota_reached(state, caller, counter)),
     }
+}
+
+/// The contract's 429 for a spent monthly quota of `counter`.
+pub fn quota_reached(state: &AppState, caller: &Caller, counter: Counter) -> ApiError {
+    let limit = monthly_limit(state, caller, counter);
+    let (code, what, header) = describe(counter);
+    ApiError::new(
+        code,
+        format!(
+            "the {} plan allows {limit} {what} a month; the quota refills on the first of next month (UTC)",
+            caller.account.tier.as_str()
+        ),
+    )
+    .with("limit", limit)
+    .with("remaining", 0)
+    .with("tier", caller.account.tier.as_str())
+    .with("upgradeUrl", state.upgrade_url())
+    .with("contact", format!("{}/contact", state.base_url()))
+    .header(HeaderName::from_static("retry-after"), seconds_until_next_period())
+    .header(HeaderName::from_static(header), 0)
 }
 
 /// What is left of `counter` this month (-1: unlimited), read without taking anything; `None`

@@ -10,7 +10,7 @@ use service_kit::observe::observe;
 
 use super::error::{ApiError, Code};
 use super::state::AppState;
-use super::{admin, clues, fill, meta, metrics, words};
+use super::{admin, clues, export, fill, meta, metrics, puzzles, words};
 
 /// The service's router.
 pub fn router(state: Arc<AppState>) -> Router {
@@ -29,6 +29,15 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/clues/bulk", post(clues::bulk))
         .route("/api/v1/clues/generate", post(clues::generate_handler))
         .route("/api/v1/clues/{word}", get(clues::lookup))
+        .route("/api/v1/puzzles", get(puzzles::list).post(puzzles::create))
+        .route("/api/v1/puzzles/import", post(puzzles::import))
+        .route("/api/v1/puzzles/{id}", get(puzzles::read).patch(puzzles::edit).delete(puzzles::delete))
+        .route("/api/v1/puzzles/{id}/publish", post(puzzles::publish))
+        .route("/api/v1/puzzles/{id}/export", get(export::export))
+        .route("/api/v1/puzzles/{id}/versions", get(puzzles::versions))
+        .route("/api/v1/puzzles/{id}/versions/{n}", get(puzzles::version))
+        .route("/p/{id}", get(puzzles::page))
+        .route("/embed/{id}", get(puzzles::page))
         .route("/metrics", get(metrics::render))
         .route(ADMIN_PATH, post(admin::command))
         .fallback(not_found)
