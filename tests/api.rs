@@ -269,7 +269,7 @@ fn every_documented_operation_is_routed() {
             assert!(routed, "{method} {path} is documented but not routed");
         }
     }
-    assert_eq!(operations, 10, "the platform, fill and clue operations");
+    assert_eq!(operations, 20, "the contract's 17 operations and three extensions (import, versions)");
 }
 
 #[test]

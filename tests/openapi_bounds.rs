@@ -128,7 +128,8 @@ fn cases(doc: &Value, path: &str, op: &Value) -> Vec<Case> {
         |field: &str, query: &Map<String, Value>, path_params: &Map<String, Value>, body: Option<&Value>, allowed| {
             let mut p = format!("/api/v1{path}");
             for (k, v) in path_params {
-                p = p.replace(&format!("{{{k}}}"), v.as_str().unwrap());
+                let v = v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string());
+                p = p.replace(&format!("{{{k}}}"), &v);
             }
             if !query.is_empty() {
                 p = format!("{p}?{}", query_string(query));

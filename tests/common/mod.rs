@@ -205,7 +205,31 @@ pub struct Server {
     pub data_dir: PathBuf,
     pub index_dir: PathBuf,
     pub child: Child,
+    config: Option<PathBuf>,
     _tmp: tempfile::TempDir,
+}
+
+/// Starts `crossword serve` and waits until it accepts connections and has announced itself to
+/// the admin command.
+fn spawn(addr: SocketAddr, data_dir: &Path, index_dir: &Path, config: Option<&Path>) -> Child {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_crossword"));
+    cmd.arg("serve")
+        .arg("--listen")
+        .arg(addr.to_string())
+        .arg("--data-dir")
+        .arg(data_dir)
+        .arg("--index-dir")
+        .arg(index_dir);
+    if let Some(path) = config {
+        cmd.arg("--config").arg(path);
+    }
+    let child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let started = Instant::now();
+    while TcpStream::connect(addr).is_err() || !data_dir.join("server.json").is_file() {
+        assert!(started.elapsed() < Duration::from_secs(20), "server did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
 }
 
 fn free_port() -> u16 {
@@ -226,29 +250,21 @@ impl Server {
         let data_dir = tmp.path().join("data");
         let index_dir = tmp.path().join("indexes");
         fixture_indexes(&index_dir, languages);
-        let port = free_port();
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_crossword"));
-        cmd.arg("serve")
-            .arg("--listen")
-            .arg(format!("127.0.0.1:{port}"))
-            .arg("--data-dir")
-            .arg(&data_dir)
-            .arg("--index-dir")
-            .arg(&index_dir);
-        if let Some(toml) = config {
+        let config = config.map(|toml| {
             let path = tmp.path().join("config.toml");
             std::fs::write(&path, toml).unwrap();
-            cmd.arg("--config").arg(path);
-        }
-        let child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        let started = Instant::now();
-        // Ready once it accepts connections and has announced itself to the admin command.
-        while TcpStream::connect(addr).is_err() || !data_dir.join("server.json").is_file() {
-            assert!(started.elapsed() < Duration::from_secs(20), "server did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Server { addr, data_dir, index_dir, child, _tmp: tmp }
+            path
+        });
+        let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+        let child = spawn(addr, &data_dir, &index_dir, config.as_deref());
+        Server { addr, data_dir, index_dir, child, config, _tmp: tmp }
+    }
+
+    /// Stops the server (SIGTERM) and starts it again on the same data, indexes and address.
+    pub fn restart(&mut self) {
+        assert!(self.terminate().success());
+        let _ = std::fs::remove_file(self.data_dir.join("server.json"));
+        self.child = spawn(self.addr, &self.data_dir, &self.index_dir, self.config.as_deref());
     }
 
     pub fn get(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
@@ -301,4 +317,48 @@ impl Drop for Server {
 
 pub fn bearer(key: &str) -> String {
     format!("Bearer {key}")
+}
+
+/// Python readers pinned for the format tests: PyPI `puzpy` (Across Lite `.puz`, verifies every
+/// checksum) and `ipuz` (validates ipuz documents field by field). Installed once into a
+/// virtual environment under `$CROSSWORD_CI_CACHE` (default `~/.cache/crossword-ci`); returns its
+/// `python`.
+pub fn python_readers() -> PathBuf {
+    static PYTHON: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            const PINS: [&str; 2] = ["puzpy==0.7.0", "ipuz==1.0"];
+            let cache = std::env::var_os("CROSSWORD_CI_CACHE").map(PathBuf::from).unwrap_or_else(|| {
+                PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/crossword-ci")
+            });
+            let venv = cache.join(format!("readers-{}", PINS.join("-").replace("==", "-")));
+            let python = venv.join("bin/python");
+            if !python.is_file() {
+                let staging = cache.join(format!("readers-staging-{}", std::process::id()));
+                let _ = std::fs::remove_dir_all(&staging);
+                std::fs::create_dir_all(&cache).unwrap();
+                let ok = Command::new("python3").arg("-m").arg("venv").arg(&staging).status().unwrap().success()
+                    && Command::new(staging.join("bin/pip"))
+                        .args(["install", "--quiet"])
+                        .args(PINS)
+                        .status()
+                        .unwrap()
+                        .success();
+                assert!(ok, "installing the Python readers {PINS:?} failed");
+                // Another process may have won the race; either copy is complete.
+                if std::fs::rename(&staging, &venv).is_err() {
+                    let _ = std::fs::remove_dir_all(&staging);
+                }
+            }
+            python
+        })
+        .clone()
+}
+
+/// Runs `script` with the Python readers, `args` as `sys.argv[1:]`; returns stdout (panics with
+/// stderr on failure).
+pub fn run_python(script: &str, args: &[&str]) -> String {
+    let out = Command::new(python_readers()).arg("-c").arg(script).args(args).output().unwrap();
+    assert!(out.status.success(), "python failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
 }
