@@ -71,9 +71,9 @@ fn clued_puzzle(s: &Server, key: &str, title: &str, language: &str, rows: &[Stri
     let n = layout.len();
     let white = |r: usize, c: usize| layout[r][c] != "#";
     let (mut across, mut down) = (serde_json::Map::new(), serde_json::Map::new());
-    for r in 0..n {
-        for c in 0..n {
-            let Some(num) = layout[r][c].as_u64().filter(|&x| x > 0) else { continue };
+    for (r, row) in layout.iter().enumerate() {
+        for (c, cell) in row.as_array().unwrap().iter().enumerate() {
+            let Some(num) = cell.as_u64().filter(|&x| x > 0) else { continue };
             if (c == 0 || !white(r, c - 1)) && c + 2 < n && white(r, c + 1) && white(r, c + 2) {
                 across.insert(num.to_string(), format!("Clue {num}-across{extra}").into());
             }
