@@ -20,6 +20,23 @@ fn id_param() -> Value {
             "examples": { "id": { "value": "abcd1234" } } })
 }
 
+/// Links from a response holding a Puzzle to the operations on it (clients and stateful
+/// testers follow them with the returned `id`).
+fn puzzle_links() -> Value {
+    let mut links = serde_json::Map::new();
+    for (name, op) in [
+        ("GetPuzzle", "getPuzzle"),
+        ("UpdatePuzzle", "updatePuzzle"),
+        ("PublishPuzzle", "publishPuzzle"),
+        ("ExportPuzzle", "exportPuzzle"),
+        ("ListPuzzleVersions", "listPuzzleVersions"),
+        ("DeletePuzzle", "deletePuzzle"),
+    ] {
+        links.insert(name.into(), json!({ "operationId": op, "parameters": { "id": "$response.body#/id" } }));
+    }
+    Value::Object(links)
+}
+
 fn puzzle_ok(description: &str) -> Value {
     json!({
         "description": description,
@@ -73,7 +90,8 @@ pub fn document(doc: &mut Value) {
         "201": {
             "description": "The stored puzzle; one monthly puzzle consumed. `Location` is its address.",
             "headers": merge(merge(rate_headers(), quota_header.clone()), json!({ "Location": { "schema": { "type": "string" } } })),
-            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Puzzle" } } }
+            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Puzzle" } } },
+            "links": puzzle_links()
         },
         "200": {
             "description": "The `Idempotency-Key` was used before: the first puzzle; the body was ignored and nothing consumed.",
