@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Puzzle storage benchmark: POST /api/v1/puzzles (15x15 drafts, every entry clued, about 3 KB
 # each) and GET /api/v1/puzzles/{id} under load, with the redb file on disk, driven by wrk
-# (Debian package); then the database file's size per 10,000 puzzles. Prints a Markdown table.
+# (Debian package); then the database file's size per 10,000 puzzles. Clues are random words of
+# a 300-word vocabulary (3 to 7 each), so compression sees varied text. Prints a Markdown table.
 #
 #   bash bench/scripts/puzzles.sh
 #   DURATION=30 CONNECTIONS=32 bash bench/scripts/puzzles.sh
@@ -16,8 +17,7 @@ cargo build --quiet --release --bin crossword
 source bench/scripts/common.sh
 
 BIN=target/release/crossword
-patron_key '[tiers.patron]\n' 2>/dev/null || true
-printf '[tiers.patron]\nreads_per_minute = -1\npuzzles_per_month = -1\n' > "$WORK/config.toml"
+patron_key 'puzzles_per_month = -1\n'
 mkdir -p "$WORK/indexes"
 
 # The request body: a 15x15 pattern with letters and a clue for every entry.
@@ -29,6 +29,23 @@ rows = [list(r) for r in top] + [None] * 7
 for r in range(8, 15):
     rows[r] = ['#' if rows[14 - r][14 - c] == '#' else '.' for c in range(15)]
 rnd = random.Random(7)
+# Clues of ordinary length from a varied vocabulary, so compression sees realistic text.
+vocab = ("about above actor after again agent album alley amber angle apple arena aroma atlas award bacon badge baker "
+         "banjo baron basin beach beard berry bingo blade blaze blend board boast bonus booth brave bread brick bride "
+         "brook broom brush cabin cable camel canal candy cargo cedar chalk charm chess chief choir cider cigar civic "
+         "cliff clock cloud coach coast cobra comet coral couch crane crest crown cubic curry daisy dance delta depot "
+         "diary disco diver dozen drama dream dwarf eagle ebony elbow elder ember enemy entry equal essay event fable "
+         "fairy feast fence ferry fever fiber field flame flask fleet flint flock flora flute focal forge forum frost "
+         "fruit gauge ghost giant glade glaze globe grain grape grove guard guest guide habit harbor hazel heart hedge "
+         "honey hotel house humor ivory jelly jewel joker judge juice kayak kiosk knife koala label lance laser lemon "
+         "level light lilac linen llama lodge lunar lyric magic manor maple march medal melon metal mimic minor mocha "
+         "motor mural naval nerve noble north novel ocean olive opera orbit otter oxide paint panel patio pearl pedal "
+         "piano pilot pizza plaza poker polar pound press prism pulse quart queen quiet radar ranch raven relay rhyme "
+         "rider river robin rodeo rover royal rugby salad salon sauce scale scarf scout shade shore siren skate slate "
+         "solar sonic spice spine spoon squad stage steam stone storm sugar swift syrup table tango theme tiger toast "
+         "topaz torch tower trail train trout tulip tuner ultra umbra union urban usher valve vapor vault venue verse "
+         "video vigor vinyl viola vivid vocal wagon waltz whale wheat widow wind witch world yacht yeast youth zebra").split()
+clue = lambda: " ".join(rnd.choice(vocab) for _ in range(rnd.randint(3, 7))).capitalize()
 grid = [''.join(ch if ch == '#' else rnd.choice('ETAOINSHRDLU') for ch in row) for row in rows]
 white = lambda r, c: 0 <= r < 15 and 0 <= c < 15 and grid[r][c] != '#'
 across, down, n = {}, {}, 0
@@ -41,9 +58,9 @@ for r in range(15):
         if a or d:
             n += 1
         if a:
-            across[str(n)] = f"A clue of ordinary length for {n}-across"
+            across[str(n)] = clue()
         if d:
-            down[str(n)] = f"A clue of ordinary length for {n}-down"
+            down[str(n)] = clue()
 body = {"title": "Benchmark puzzle", "author": "Bench", "grid": grid, "clues": {"across": across, "down": down},
         "writeup": "A constructor's note of a couple of sentences, as most puzzles carry one."}
 open(sys.argv[1], 'w').write(json.dumps(body))
