@@ -59,6 +59,18 @@ fn letters(pattern: &[&str], alphabet: &[char]) -> Vec<String> {
 /// Creates a puzzle with every entry clued (`Clue N-dir` plus `extra` text), from the server's
 /// own numbering (a draft first, to learn it).
 fn clued_puzzle(s: &Server, key: &str, title: &str, language: &str, rows: &[String], extra: &str) -> Value {
+    clued_puzzle_with(s, key, title, language, rows, &|num, dir| format!("Clue {num}-{dir}{extra}"))
+}
+
+/// Like [`clued_puzzle`], with each clue's text made by `clue(number, direction)`.
+fn clued_puzzle_with(
+    s: &Server,
+    key: &str,
+    title: &str,
+    language: &str,
+    rows: &[String],
+    clue: &dyn Fn(u64, &str) -> String,
+) -> Value {
     let draft =
         json!({ "title": title, "language": language, "grid": rows, "author": "Ann Author", "writeup": "Notes here." });
     let r = send(s, "POST", "/api/v1/puzzles", key, Some(draft.to_string().as_bytes()), &[]);
@@ -70,15 +82,16 @@ fn clued_puzzle(s: &Server, key: &str, title: &str, language: &str, rows: &[Stri
     let layout = ipuz["puzzle"].as_array().unwrap();
     let n = layout.len();
     let white = |r: usize, c: usize| layout[r][c] != "#";
+    let min = usize::from(crossword_lang::Language::from_code(language).unwrap().spec().min_slot_length);
     let (mut across, mut down) = (serde_json::Map::new(), serde_json::Map::new());
     for (r, row) in layout.iter().enumerate() {
         for (c, cell) in row.as_array().unwrap().iter().enumerate() {
             let Some(num) = cell.as_u64().filter(|&x| x > 0) else { continue };
-            if (c == 0 || !white(r, c - 1)) && c + 2 < n && white(r, c + 1) && white(r, c + 2) {
-                across.insert(num.to_string(), format!("Clue {num}-across{extra}").into());
+            if (c == 0 || !white(r, c - 1)) && (c..n).take_while(|&x| white(r, x)).count() >= min {
+                across.insert(num.to_string(), clue(num, "across").into());
             }
-            if (r == 0 || !white(r - 1, c)) && r + 2 < n && white(r + 1, c) && white(r + 2, c) {
-                down.insert(num.to_string(), format!("Clue {num}-down{extra}").into());
+            if (r == 0 || !white(r - 1, c)) && (r..n).take_while(|&y| white(y, c)).count() >= min {
+                down.insert(num.to_string(), clue(num, "down").into());
             }
         }
     }
@@ -401,4 +414,117 @@ fn the_command_line_exports_saved_puzzles() {
         .output()
         .unwrap();
     assert!(!failed.status.success());
+}
+
+/// Runs a poppler-utils tool (Debian's `poppler-utils`) and returns its stdout.
+fn poppler(tool: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(tool)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{tool} is needed (Debian package poppler-utils): {e}"));
+    assert!(out.status.success(), "{tool} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Text as pdftotext gives it, without bidi embedding marks and with spaces collapsed.
+fn plain(text: &str) -> String {
+    let cleaned: String = text.chars().filter(|c| !('\u{202A}'..='\u{202E}').contains(c)).collect();
+    cleaned.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn pdf_pages_print_every_script() {
+    let s = Server::start(&["en", "ru", "he", "ja", "hi"], Some(PATRON));
+    let fonts = common::printed_fonts();
+    std::fs::create_dir_all(s.index_dir.join("fonts")).unwrap();
+    for f in std::fs::read_dir(&fonts).unwrap().flatten() {
+        std::fs::copy(f.path(), s.index_dir.join("fonts").join(f.file_name())).unwrap();
+    }
+    let (_, key) = s.account_with_key("patron", "");
+    let az: Vec<char> = ('A'..='Z').collect();
+    let cases: Vec<(&str, &str, Vec<String>, &str)> = vec![
+        ("Fifteen", "en", letters(&PATTERN_15, &az), " (easy?)"),
+        (
+            "Кроссворд",
+            "ru",
+            letters(&[".....", ".....", "..#..", ".....", "....."], &['К', 'О', 'Т', 'Ё', 'Ж']),
+            " подсказка",
+        ),
+        ("תשבץ", "he", letters(&["....", "....", "....", "...."], &['א', 'ב', 'ג', 'ש']), " רמז"),
+        ("クロスワード", "ja", letters(&["..#", "#..", "..#"], &['ア', 'イ', 'カ', 'ン']), "のヒント"),
+        ("वर्ग पहेली", "hi", ["कमलकि", "क्षमलन", "लकिमन", "नमलक"].map(String::from).to_vec(), " संकेत"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    // Hebrew clues are all Hebrew (numbered with letters), as Hebrew puzzles print them.
+    let hebrew = |num: u64, dir: &str| {
+        let letter = "אבגדהוזחטיכלמנסעפצקרשת".chars().nth(num as usize % 22).unwrap();
+        format!("רמז {letter} {}", if dir == "across" { "מאוזן" } else { "מאונך" })
+    };
+    for (title, language, rows, extra) in cases {
+        let p = if language == "he" {
+            clued_puzzle_with(&s, &key, title, language, &rows, &hebrew)
+        } else {
+            clued_puzzle(&s, &key, title, language, &rows, extra)
+        };
+        let id = p["id"].as_str().unwrap();
+        let r = export(&s, &key, id, "format=pdf&paper=a4");
+        assert_eq!(r.status, 200, "{language}: {}", r.body);
+        assert_eq!(r.header("content-type"), Some("application/pdf"));
+        assert!(r.header("content-disposition").unwrap().starts_with("attachment; filename=\""));
+        let path = dir.path().join(format!("{language}.pdf"));
+        std::fs::write(&path, request_bytes(&s, &key, &format!("/api/v1/puzzles/{id}/export?format=pdf&paper=a4")))
+            .unwrap();
+        let path = path.to_str().unwrap();
+        // One A4 page.
+        let info = poppler("pdfinfo", &[path]);
+        assert!(info.contains("Pages:           1"), "{info}");
+        assert!(info.contains("595.28 x 841.89"), "{language}: A4 expected: {info}");
+        // Every font embedded and subset, with a Unicode map.
+        let fonts = poppler("pdffonts", &[path]);
+        let rows: Vec<&str> = fonts.lines().skip(2).collect();
+        assert!(!rows.is_empty(), "{fonts}");
+        for row in &rows {
+            let cols: Vec<&str> = row.split_whitespace().collect();
+            let n = cols.len();
+            assert_eq!(&cols[n - 5..n - 2], ["yes", "yes", "yes"], "{language}: emb sub uni: {row}");
+            assert!(cols[0].as_bytes()[6] == b'+', "subset name: {row}");
+        }
+        // The title, both headings and every clue, as text.
+        let text = plain(&poppler("pdftotext", &[path, "-"]));
+        let heads = crossword_puzzle::labels::labels(crossword_lang::Language::from_code(language).unwrap());
+        assert!(text.contains(&plain(title)), "{language}: title missing from {text}");
+        assert!(text.contains(heads.across) && text.contains(heads.down), "{language}: headings missing from {text}");
+        for dir_name in ["across", "down"] {
+            for clue in p["clues"][dir_name].as_object().unwrap().values() {
+                let clue = plain(clue.as_str().unwrap());
+                assert!(text.contains(&clue), "{language}: {clue:?} missing from {text}");
+            }
+        }
+        // Looked at as a picture: the grid's ink is on the page.
+        let png = dir.path().join(language);
+        poppler("pdftoppm", &["-r", "20", "-gray", "-singlefile", path, png.to_str().unwrap()]);
+        let image = std::fs::read(png.with_extension("pgm")).unwrap();
+        let dark = image.iter().rev().take(image.len() * 9 / 10).filter(|&&b| b < 100).count();
+        assert!(dark > 20, "{language}: the page looks blank ({dark} dark pixels)");
+    }
+    // Letter by default; the answer key fills the letters in.
+    let p = clued_puzzle(&s, &key, "Key", "en", &letters(&["...", "...", "..."], &['Q', 'X', 'Z']), "");
+    let id = p["id"].as_str().unwrap();
+    let path = dir.path().join("key.pdf");
+    std::fs::write(&path, request_bytes(&s, &key, &format!("/api/v1/puzzles/{id}/export?format=pdf&solution=true")))
+        .unwrap();
+    let path = path.to_str().unwrap();
+    assert!(poppler("pdfinfo", &[path]).contains("612 x 792"));
+    let text = poppler("pdftotext", &[path, "-"]);
+    let letters_in_grid = text.chars().filter(|c| ['Q', 'X', 'Z'].contains(c)).count();
+    assert!(letters_in_grid >= 9, "the solution shows all nine letters: {text}");
+    let blank = dir.path().join("blank.pdf");
+    std::fs::write(&blank, request_bytes(&s, &key, &format!("/api/v1/puzzles/{id}/export?format=pdf"))).unwrap();
+    let text = poppler("pdftotext", &[blank.to_str().unwrap(), "-"]);
+    assert!(!text.chars().any(|c| ['Q', 'X', 'Z'].contains(&c)), "a blank grid shows no letters: {text}");
+    // Drafts that cannot be printed say why.
+    let draft =
+        send(&s, "POST", "/api/v1/puzzles", &key, Some(br#"{"title":"D","grid":["CAT","ODE","WET"]}"#), &[]).json();
+    let doc = export(&s, &key, draft["id"].as_str().unwrap(), "format=pdf").problem(400, "VALIDATION_ERROR");
+    assert_eq!(doc["missingClues"].as_array().unwrap().len(), 6);
 }

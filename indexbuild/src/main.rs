@@ -10,6 +10,7 @@ mod clue_report;
 mod clues;
 mod english;
 mod fetch;
+mod fonts;
 mod recipes;
 mod score;
 mod sources;
@@ -45,6 +46,21 @@ enum Command {
     /// Work on built clue collections.
     #[command(subcommand)]
     Clues(CluesCommand),
+    /// Fetch the fonts of printed puzzles (Debian packages, by name) into `OUT/fonts/`.
+    Fonts(FontsArgs),
+}
+
+#[derive(clap::Args)]
+struct FontsArgs {
+    /// The corpus folder (its `.cache` holds the downloads).
+    #[arg(long, default_value = "corpus")]
+    corpus: PathBuf,
+    /// The download cache (default: CORPUS/.cache).
+    #[arg(long)]
+    cache: Option<PathBuf>,
+    /// The index folder; fonts go to its `fonts/` folder.
+    #[arg(long, default_value = "indexes")]
+    out: PathBuf,
 }
 
 #[derive(Subcommand)]
@@ -116,6 +132,9 @@ struct BuildArgs {
     /// Do not build the clue collections.
     #[arg(long)]
     no_clues: bool,
+    /// Do not fetch the fonts of printed puzzles into `OUT/fonts/`.
+    #[arg(long)]
+    no_fonts: bool,
     /// A constructor's `WORD;SCORE` list whose crossword-grade entries the clue report also
     /// checks, as `CODE=PATH` (repeatable; e.g. `en=spreadthewordlist.dict`). Only read.
     #[arg(long = "grade-list", value_parser = parse_grade_list)]
@@ -176,6 +195,13 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Build(args) => build(args),
+        Command::Fonts(args) => {
+            let cache = fetch::Cache::new(args.cache.clone().unwrap_or_else(|| args.corpus.join(".cache")));
+            for path in fonts::install(&cache, &args.out.join("fonts"))? {
+                println!("{}", path.display());
+            }
+            Ok(())
+        }
         Command::Clues(CluesCommand::Import { lang, file, out, zstd_level }) => {
             import_clues(&lang, &file, &out, zstd_level)
         }
@@ -303,6 +329,10 @@ fn build(args: BuildArgs) -> Result<()> {
     if !coverage.is_empty() {
         print_coverage(&coverage);
         std::fs::write(args.out.join("clue-coverage.json"), serde_json::to_string_pretty(&coverage)?)?;
+    }
+    if !args.no_fonts {
+        let installed = fonts::install(&cache, &args.out.join("fonts"))?;
+        println!("fonts for printed puzzles: {} files in {}", installed.len(), args.out.join("fonts").display());
     }
     Ok(())
 }

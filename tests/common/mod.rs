@@ -362,3 +362,49 @@ pub fn run_python(script: &str, args: &[&str]) -> String {
     assert!(out.status.success(), "python failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// The fonts of printed puzzles (`crossword_puzzle::fonts`), fetched once with
+/// `apt-get download` by Debian package name into `$CROSSWORD_CI_CACHE/fonts` (default
+/// `~/.cache/crossword-ci`), as `indexbuild fonts` does for a deployment. Returns the folder
+/// holding the font files.
+pub fn printed_fonts() -> PathBuf {
+    use crossword_puzzle::fonts::{BOLD, REGULAR};
+    static FONTS: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    FONTS
+        .get_or_init(|| {
+            let cache = std::env::var_os("CROSSWORD_CI_CACHE").map(PathBuf::from).unwrap_or_else(|| {
+                PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/crossword-ci")
+            });
+            let dir = cache.join("fonts");
+            std::fs::create_dir_all(&dir).unwrap();
+            for font in REGULAR.iter().chain([&BOLD]) {
+                if dir.join(font.file).is_file() {
+                    continue;
+                }
+                let work = tempfile::tempdir().unwrap();
+                let mut fetched =
+                    Command::new("apt-get").args(["download", "-q", font.package]).current_dir(work.path()).status();
+                if !fetched.as_ref().is_ok_and(|s| s.success()) {
+                    let _ = Command::new("apt-get").args(["update", "-q"]).status();
+                    fetched = Command::new("apt-get")
+                        .args(["download", "-q", font.package])
+                        .current_dir(work.path())
+                        .status();
+                }
+                assert!(fetched.is_ok_and(|s| s.success()), "apt-get download {} failed", font.package);
+                let deb = std::fs::read_dir(work.path())
+                    .unwrap()
+                    .flatten()
+                    .find(|e| e.path().extension().is_some_and(|x| x == "deb"))
+                    .unwrap();
+                let root = work.path().join("root");
+                assert!(Command::new("dpkg-deb").arg("-x").arg(deb.path()).arg(&root).status().unwrap().success());
+                let found = Command::new("find").arg(&root).arg("-name").arg(font.file).output().unwrap();
+                let found = String::from_utf8(found.stdout).unwrap();
+                let source = found.lines().next().unwrap_or_else(|| panic!("{} has no {}", font.package, font.file));
+                std::fs::copy(source, dir.join(font.file)).unwrap();
+            }
+            dir
+        })
+        .clone()
+}

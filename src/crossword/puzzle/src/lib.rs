@@ -5,14 +5,17 @@
 //! * [`safety`]: adult themes and blocked words, from the per-language lists in `corpus/`.
 //! * [`difficulty`]: the rating made after publishing (`docs/difficulty.md` has the formula).
 //! * File formats, each a writer and (for the exchange formats) a reader: [`puz`] (Across
-//!   Lite 1.3), [`ipuz`] (ipuz 2), [`svg`] (the numbered grid) and [`html`] (a printable page).
+//!   Lite 1.3), [`ipuz`] (ipuz 2), [`svg`] (the numbered grid), [`html`] (a printable page) and
+//!   [`pdf`] (a printable page with subset fonts for every script, from [`fonts`]).
 //! * [`labels`]: the words a printed puzzle needs in each language ("Across", "Down").
 
 pub mod difficulty;
+pub mod fonts;
 pub mod html;
 pub mod ipuz;
 pub mod labels;
 pub mod model;
+pub mod pdf;
 pub mod puz;
 pub mod safety;
 pub mod svg;

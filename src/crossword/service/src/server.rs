@@ -61,6 +61,7 @@ pub fn state(options: &ServeOptions, bound: SocketAddr) -> anyhow::Result<Arc<Ap
         clue_signer: ClueSigner::load_or_create(&options.data_dir.join("clue-token.secret"))
             .context("reading the clue token secret")?,
         clue_generator,
+        fonts: crate::api::state::Fonts::new(options.index_dir.join("fonts")),
     }))
 }
 

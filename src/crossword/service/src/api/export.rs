@@ -97,9 +97,43 @@ pub async fn export(
             Some(p) if p.owner == caller.account.id || p.status == Status::Published => p,
             _ => return Err(ApiError::new(Code::NotFound, format!("no puzzle {id}"))),
         };
+        if format == "pdf" {
+            return pdf(state, p, paper, solution).await;
+        }
         render(state, &p, format, solution)
     })
     .await
+}
+
+/// The PDF, made on the blocking pool (shaping and font subsetting are CPU work).
+async fn pdf(state: &Arc<AppState>, p: Puzzle, paper: &str, solution: bool) -> ApiResult<Response> {
+    use crossword_puzzle::pdf::{self, Paper, PdfError};
+    let paper = if paper == "a4" { Paper::A4 } else { Paper::Letter };
+    let state2 = state.clone();
+    let puzzle = p.clone();
+    let made = tokio::task::spawn_blocking(move || {
+        let sheet = puzzle
+            .sheet()
+            .ok_or_else(|| PdfError::Puzzle(FormatError::new("grid", "the stored grid no longer parses")))?;
+        pdf::write(&sheet, &credit_line(&state2), state2.fonts.book(), paper, solution)
+    })
+    .await
+    .map_err(|_| {
+        ApiError::new(Code::UpstreamUnavailable, "the PDF writer failed")
+            .status(axum::http::StatusCode::SERVICE_UNAVAILABLE)
+    })?;
+    match made {
+        Ok(bytes) => Ok(file(bytes, "application/pdf", &format!("attachment; filename=\"{}\"", file_name(&p, "pdf")))),
+        Err(PdfError::Puzzle(e)) => Err(format_error(e)),
+        Err(PdfError::NoFont(ch)) => {
+            tracing::error!(missing = ?state.fonts.missing(), "no font for {ch:?}");
+            Err(ApiError::new(
+                Code::UpstreamUnavailable,
+                format!("this server has no font for {ch:?}; its operator can install them with `indexbuild fonts`"),
+            )
+            .status(axum::http::StatusCode::SERVICE_UNAVAILABLE))
+        }
+    }
 }
 
 fn render(state: &AppState, p: &Puzzle, format: &str, solution: bool) -> ApiResult<Response> {
@@ -128,12 +162,7 @@ fn render(state: &AppState, p: &Puzzle, format: &str, solution: bool) -> ApiResu
             "image/svg+xml",
             &format!("inline; filename=\"{}\"", file_name(p, "svg")),
         ),
-        _ => {
-            return Err(ApiError::validation(
-                "format",
-                "`pdf` export is not available in this version of the service; use `html` and print it",
-            ))
-        }
+        _ => return Err(ApiError::validation("format", format!("unknown format {format}"))),
     })
 }
 

@@ -221,7 +221,7 @@ pub fn document(doc: &mut Value) {
         "get",
         json!({
             "operationId": "exportPuzzle", "summary": "Export a puzzle",
-            "description": "Scope `read`; the puzzles you may read. `json` (default) is exactly the GET /puzzles/{id} object. `puz` is an Across Lite 1.3 file (ISO-8859-1, every checksum, the credit line in its notes) for languages whose `puzExportable` is true; it needs a complete grid, one Latin-1 letter per cell and a clue for every answer (400 `VALIDATION_ERROR` saying why otherwise, with `missingClues` when clues lack). `ipuz` is an ipuz 2 crossword (drafts too). `html` is one self-contained printable page for A4 and Letter (complete grid and every answer clued). `svg` is the numbered grid. `solution=true` fills in the letters (html, svg). `paper` is accepted for the printable formats. `pdf` is not available in this version (400 naming `format`). Unknown options are a 400 naming them.",
+            "description": "Scope `read`; the puzzles you may read. `json` (default) is exactly the GET /puzzles/{id} object. `puz` is an Across Lite 1.3 file (ISO-8859-1, every checksum, the credit line in its notes) for languages whose `puzExportable` is true; it needs a complete grid, one Latin-1 letter per cell and a clue for every answer (400 `VALIDATION_ERROR` saying why otherwise, with `missingClues` when clues lack). `ipuz` is an ipuz 2 crossword (drafts too). `html` is one self-contained printable page for A4 and Letter (complete grid and every answer clued). `svg` is the numbered grid. `pdf` is one printable page (`paper` `letter` or `a4`; fonts embedded as subsets for every script, with each line's text for copying and search), with the same needs as `html`; `Content-Disposition: attachment` with the title's slug. `solution=true` fills in the letters (the answer key: html, pdf, svg). Unknown options are a 400 naming them. A 503 means the server lacks a font for the puzzle's script (its operator installs them with `indexbuild fonts`).",
             "parameters": [
                 id_param(),
                 { "name": "format", "in": "query", "required": false, "schema": { "type": "string", "enum": FORMATS, "default": "json" } },
@@ -237,11 +237,14 @@ pub fn document(doc: &mut Value) {
                         "application/x-crossword": { "schema": { "type": "string", "format": "binary" } },
                         "application/x-ipuz+json": { "schema": { "type": "object" } },
                         "text/html": { "schema": { "type": "string" } },
+                        "application/pdf": { "schema": { "type": "string", "format": "binary" } },
                         "image/svg+xml": { "schema": { "type": "string" } }
                     }
                 },
                 "400": problem("Unknown format or option, or the puzzle cannot be written in that format (`field` says why; `missingClues`).", &[Code::ValidationError])
-            }), errors("read"))
+            }), merge(errors("read"), json!({
+                "503": problem("Storage is unavailable, or (PDF) the server lacks a font for the puzzle's script.", &[Code::UpstreamUnavailable])
+            })))
         }),
     );
     add_operation(

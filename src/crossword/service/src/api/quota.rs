@@ -159,6 +159,7 @@ mod tests {
             solver: Arc::new(crate::api::solver_pool::SolverPool::new(1)),
             clue_signer: crossword_clues::token::ClueSigner::new([1; 32]),
             clue_generator: Arc::new(crossword_clues::generate::BuiltinGenerator),
+            fonts: crate::api::state::Fonts::new(dir.path()),
         };
         (dir, state, Caller { account, key })
     }

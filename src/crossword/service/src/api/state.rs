@@ -39,6 +39,32 @@ pub struct AppState {
     pub clue_signer: ClueSigner,
     /// Makes new clues for POST /clues/generate.
     pub clue_generator: Arc<dyn ClueGenerator>,
+    /// Fonts of printed puzzles (PDF export), loaded on first use.
+    pub fonts: Fonts,
+}
+
+/// The fonts of printed puzzles: `INDEX_DIR/fonts` (where `indexbuild fonts` puts them) and the
+/// Debian font folders, read on first use.
+pub struct Fonts {
+    dir: std::path::PathBuf,
+    book: std::sync::OnceLock<crossword_puzzle::fonts::FontBook>,
+}
+
+impl Fonts {
+    /// Fonts to be read from `dir` (and the system) when first needed.
+    pub fn new(dir: impl Into<std::path::PathBuf>) -> Fonts {
+        Fonts { dir: dir.into(), book: std::sync::OnceLock::new() }
+    }
+
+    /// The loaded fonts (blocking file reads the first time).
+    pub fn book(&self) -> &crossword_puzzle::fonts::FontBook {
+        self.book.get_or_init(|| crossword_puzzle::fonts::FontBook::load(&self.dir))
+    }
+
+    /// The font files neither the folder nor the system has.
+    pub fn missing(&self) -> Vec<&'static str> {
+        crossword_puzzle::fonts::FontBook::missing(&self.dir)
+    }
 }
 
 /// An authenticated caller.
