@@ -407,6 +407,23 @@ fn the_command_line_exports_saved_puzzles() {
         read["clues"].as_array().unwrap().len(),
         p["clues"]["across"].as_object().unwrap().len() + p["clues"]["down"].as_object().unwrap().len()
     );
+    let pdf = dir.path().join("offline.pdf");
+    let fonts = common::printed_fonts();
+    let index_dir = fonts.parent().unwrap().to_str().unwrap().to_owned();
+    common::crossword(&[
+        "puzzle",
+        "export",
+        json_path.to_str().unwrap(),
+        "--format",
+        "pdf",
+        "--paper",
+        "a4",
+        "--index-dir",
+        &index_dir,
+        "--out",
+        pdf.to_str().unwrap(),
+    ]);
+    assert!(poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]).contains("Offline"));
     let svg = common::crossword(&["puzzle", "export", json_path.to_str().unwrap(), "--format", "svg", "--solution"]);
     assert!(svg.starts_with("<svg") && svg.contains("</svg>"));
     let failed = std::process::Command::new(env!("CARGO_BIN_EXE_crossword"))

@@ -178,16 +178,23 @@ enum ShowcaseCli {
 /// `crossword puzzle`: puzzle files on the command line.
 #[derive(Subcommand)]
 enum PuzzleCli {
-    /// Write a puzzle (the JSON of GET /puzzles/{id}) in another format, to stdout or `--out`.
+    /// Write a puzzle (the JSON of GET /puzzles/{id}) as .puz, ipuz, HTML, PDF or SVG, to stdout
+    /// or `--out`.
     Export {
         /// The puzzle JSON file.
         file: PathBuf,
-        /// puz, ipuz, html or svg.
+        /// puz, ipuz, html, pdf or svg.
         #[arg(long)]
         format: String,
-        /// Fill in the letters (html, svg).
+        /// Fill in the letters (html, pdf, svg).
         #[arg(long)]
         solution: bool,
+        /// Paper of the PDF: letter or a4.
+        #[arg(long, default_value = "letter")]
+        paper: String,
+        /// Directory holding the index files (the PDF's fonts are in its `fonts/`).
+        #[arg(long, env = "CROSSWORD_INDEX_DIR", default_value = "./indexes")]
+        index_dir: PathBuf,
         /// Output file (default: stdout).
         #[arg(long)]
         out: Option<PathBuf>,
@@ -302,8 +309,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Fill(command) => command.run(),
-        Command::Puzzle { command: PuzzleCli::Export { file, format, solution, out } } => {
-            let bytes = export_file(&file, &format, solution)?;
+        Command::Puzzle { command: PuzzleCli::Export { file, format, solution, paper, index_dir, out } } => {
+            let paper = match paper.as_str() {
+                "letter" => crossword_puzzle::pdf::Paper::Letter,
+                "a4" => crossword_puzzle::pdf::Paper::A4,
+                other => anyhow::bail!("unknown paper {other:?} (letter, a4)"),
+            };
+            let bytes = export_file(&file, &format, solution, paper, &index_dir.join("fonts"))?;
             match out {
                 Some(path) => std::fs::write(&path, bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
                 None => std::io::stdout().lock().write_all(&bytes)?,
@@ -355,7 +367,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 /// `crossword puzzle export`: reads the API's puzzle JSON and writes `format`.
-fn export_file(path: &std::path::Path, format: &str, solution: bool) -> anyhow::Result<Vec<u8>> {
+fn export_file(
+    path: &std::path::Path,
+    format: &str,
+    solution: bool,
+    paper: crossword_puzzle::pdf::Paper,
+    fonts: &std::path::Path,
+) -> anyhow::Result<Vec<u8>> {
     let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let json: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -379,7 +397,20 @@ fn export_file(path: &std::path::Path, format: &str, solution: bool) -> anyhow::
         "ipuz" => crossword_puzzle::ipuz::write(&sheet, credit).to_string().into_bytes(),
         "html" => crossword_puzzle::html::write(&sheet, credit, solution).map_err(failed)?.into_bytes(),
         "svg" => crossword_puzzle::svg::write(&sheet, solution).into_bytes(),
-        other => anyhow::bail!("unknown format {other:?} (puz, ipuz, html, svg)"),
+        "pdf" => {
+            use crossword_puzzle::fonts::FontBook;
+            use crossword_puzzle::pdf::PdfError;
+            match crossword_puzzle::pdf::write(&sheet, credit, &FontBook::load(fonts), paper, solution) {
+                Ok(bytes) => bytes,
+                Err(PdfError::Puzzle(e)) => return Err(failed(e)),
+                Err(PdfError::NoFont(ch)) => anyhow::bail!(
+                    "no font for {ch:?} in {} or the system; fetch them with `indexbuild fonts` (missing: {})",
+                    fonts.display(),
+                    FontBook::missing(fonts).join(", ")
+                ),
+            }
+        }
+        other => anyhow::bail!("unknown format {other:?} (puz, ipuz, html, pdf, svg)"),
     })
 }
 
