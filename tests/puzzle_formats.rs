@@ -194,7 +194,7 @@ fn puz_files_satisfy_an_independent_reader() {
         );
         let notes = read["notes"].as_str().unwrap();
         assert!(
-            notes.starts_with("Notes here.") && notes.contains("Made with the crossword construction service"),
+            notes.starts_with("Notes here.") && notes.contains("Made with Crossword Service"),
             "{notes}"
         );
         if title == "Two-letter runs" {
@@ -285,7 +285,7 @@ fn ipuz_svg_html_and_json_exports() {
         "Across",
         "Down",
         "Clue 1-across",
-        "Made with the crossword construction service",
+        "Made with Crossword Service",
     ] {
         assert!(text.contains(needle), "{needle} missing from the page");
     }

@@ -229,6 +229,21 @@ impl Puzzle {
     }
 }
 
+/// The address part of an author's page (`/u/<slug>`): the printed name in lower case, letters
+/// and digits of any script kept, everything else turned into single hyphens (`Ann O'Neil` is
+/// `ann-o-neil`). Empty for a name without letters or digits.
+pub fn author_slug(author: &str) -> String {
+    let mut slug = String::new();
+    for ch in author.chars().flat_map(char::to_lowercase) {
+        if ch.is_alphanumeric() {
+            slug.push(ch);
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    slug.trim_end_matches('-').to_owned()
+}
+
 /// What a file writer needs of a puzzle.
 #[derive(Debug, Clone)]
 pub struct Sheet<'p> {
@@ -334,6 +349,13 @@ mod tests {
         clues.retain_entries(&entries(en, &grid));
         assert_eq!(clues.across.len(), 1);
         assert!(clues.down.is_empty());
+    }
+
+    #[test]
+    fn author_slugs_keep_letters_of_any_script() {
+        assert_eq!(author_slug("Ann O'Neil"), "ann-o-neil");
+        assert_eq!(author_slug("  Борис  Ш. "), "борис-ш");
+        assert_eq!(author_slug("?!"), "");
     }
 
     #[test]

@@ -15,6 +15,7 @@
 //! open_per_minute = 120        # per-IP limit of GET /status and GET /languages
 //! index_memory_mb = 1024       # mapped index budget before least-recently-used eviction
 //! public_base_url = "https://crosswords.example.org"   # used in links (upgradeUrl, ...)
+//! service_name = "Crossword Service"    # credited on puzzle pages, embeds and printed puzzles
 //!
 //! [clue_generator]             # optional: POST /clues/generate asks this model server
 //! url = "http://127.0.0.1:8081/v1"   # OpenAI-compatible; plain http (posts to URL/chat/completions)
@@ -129,6 +130,8 @@ pub struct Limits {
     /// Public base URL of the service (no trailing slash), used in links such as `upgradeUrl`
     /// and the problem documents' `type`. Empty: derived from the listen address.
     pub public_base_url: String,
+    /// The service's name as puzzle pages, embeds and printed puzzles credit it.
+    pub service_name: String,
 }
 
 impl Default for Limits {
@@ -140,6 +143,7 @@ impl Default for Limits {
             open_per_minute: 120,
             index_memory_mb: 1024,
             public_base_url: String::new(),
+            service_name: "Crossword Service".to_owned(),
         }
     }
 }

@@ -113,7 +113,7 @@ pub fn puzzle_json(state: &AppState, p: &Puzzle) -> Value {
 
 /// The credit line that the rules for use ask exported and printed puzzles to carry.
 pub fn credit_line(state: &AppState) -> String {
-    format!("Made with the crossword construction service: {}", state.base_url())
+    format!("Made with {}: {}", state.config.limits.service_name, state.base_url())
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -158,6 +158,16 @@ pub enum Replaced {
     },
 }
 
+/// Which published puzzles a public page lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing<'a> {
+    /// An author's page: published puzzles with `showProfile` whose author has this slug
+    /// ([`crossword_puzzle::author_slug`]).
+    Author(&'a str),
+    /// The showcase gallery: approved puzzles, optionally of one language.
+    Showcase(Option<&'a str>),
+}
+
 /// What a lookup by idempotency key finds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IdempotentHit {
@@ -270,4 +280,7 @@ pub trait Store: Send + Sync {
     fn puzzle_versions(&self, id: &str) -> StoreResult<Vec<Puzzle>>;
     /// Every puzzle in showcase review (pending, pre-approved or flagged), oldest update first.
     fn showcase_queue(&self) -> StoreResult<Vec<Puzzle>>;
+    /// Published puzzles for a public page, newest publication first: `limit` of them from
+    /// `offset`, and how many there are in all.
+    fn public_puzzles(&self, listing: Listing<'_>, limit: usize, offset: usize) -> StoreResult<(Vec<Puzzle>, usize)>;
 }

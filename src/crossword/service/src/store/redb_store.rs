@@ -29,6 +29,8 @@ const IDEMPOTENCY: TableDefinition<&str, &str> = TableDefinition::new("crossword
 const VERSIONS: TableDefinition<&str, &[u8]> = TableDefinition::new("crossword.puzzle_versions");
 /// Deleted puzzle ids and when (their pages answer 410).
 const DELETED: TableDefinition<&str, u64> = TableDefinition::new("crossword.deleted_puzzles");
+/// Published puzzles for the public listings: key the id, value a [`PublicRow`] (JSON).
+const PUBLIC: TableDefinition<&str, &[u8]> = TableDefinition::new("crossword.public_puzzles");
 /// The showcase review queue: key the puzzle id, value its owner.
 const SHOWCASE: TableDefinition<&str, &str> = TableDefinition::new("crossword.showcase_queue");
 
@@ -55,7 +57,8 @@ impl RedbStore {
             tables.create(IDEMPOTENCY)?;
             tables.create(VERSIONS)?;
             tables.create(DELETED)?;
-            tables.create(SHOWCASE)
+            tables.create(SHOWCASE)?;
+            tables.create(PUBLIC)
         })?;
         Ok(RedbStore { db })
     }
@@ -163,6 +166,16 @@ fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> StoreResult<T> {
     }
 }
 
+/// What the public listings need of a published puzzle, kept beside it.
+#[derive(Serialize, Deserialize)]
+struct PublicRow {
+    author: String,
+    language: String,
+    published_at: u64,
+    profile: bool,
+    approved: bool,
+}
+
 /// Writes a puzzle and its owner-index row inside a write transaction.
 fn put_puzzle(txn: &redb::WriteTransaction, puzzle: &Puzzle) -> StoreResult<()> {
     let bytes = encode_record(puzzle)?;
@@ -179,6 +192,20 @@ fn put_puzzle(txn: &redb::WriteTransaction, puzzle: &Puzzle) -> StoreResult<()> 
         queue.insert(puzzle.id.as_str(), puzzle.owner.as_str()).map_err(backend)?;
     } else {
         queue.remove(puzzle.id.as_str()).map_err(backend)?;
+    }
+    let mut public = txn.open_table(PUBLIC).map_err(backend)?;
+    if puzzle.status == Status::Published {
+        let row = PublicRow {
+            author: crossword_puzzle::author_slug(&puzzle.author),
+            language: puzzle.language.clone(),
+            published_at: puzzle.published_at.unwrap_or(puzzle.updated_at),
+            profile: puzzle.show_profile,
+            approved: puzzle.showcase_status == Some(crossword_puzzle::ShowcaseStatus::Approved),
+        };
+        let bytes = serde_json::to_vec(&row).map_err(backend)?;
+        public.insert(puzzle.id.as_str(), bytes.as_slice()).map_err(backend)?;
+    } else {
+        public.remove(puzzle.id.as_str()).map_err(backend)?;
     }
     Ok(())
 }
@@ -543,6 +570,7 @@ impl Store for RedbStore {
                 .remove(owner_key(&old.owner, id).as_str())
                 .map_err(backend)?;
             txn.open_table(SHOWCASE).map_err(backend)?.remove(id).map_err(backend)?;
+            txn.open_table(PUBLIC).map_err(backend)?.remove(id).map_err(backend)?;
             let mut versions = txn.open_table(VERSIONS).map_err(backend)?;
             let (from, to) = prefix_range(id);
             versions.retain_in(from.as_str()..to.as_str(), |_, _| false).map_err(backend)?;
@@ -561,6 +589,33 @@ impl Store for RedbStore {
             out.push(decode(row.map_err(backend)?.1.value())?);
         }
         Ok(out)
+    }
+
+    fn public_puzzles(&self, listing: Listing<'_>, limit: usize, offset: usize) -> StoreResult<(Vec<Puzzle>, usize)> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let public = txn.open_table(PUBLIC).map_err(backend)?;
+        let mut rows: Vec<(u64, String)> = Vec::new();
+        for row in public.iter().map_err(backend)? {
+            let (id, v) = row.map_err(backend)?;
+            let r: PublicRow = serde_json::from_slice(v.value()).map_err(backend)?;
+            let listed = match listing {
+                Listing::Author(slug) => r.profile && !slug.is_empty() && r.author == slug,
+                Listing::Showcase(language) => r.approved && language.is_none_or(|l| l == r.language),
+            };
+            if listed {
+                rows.push((r.published_at, id.value().to_owned()));
+            }
+        }
+        rows.sort_by(|a, b| b.cmp(a));
+        let total = rows.len();
+        let puzzles = txn.open_table(PUZZLES).map_err(backend)?;
+        let mut out = Vec::new();
+        for (_, id) in rows.into_iter().skip(offset).take(limit) {
+            if let Some(v) = puzzles.get(id.as_str()).map_err(backend)? {
+                out.push(decode(v.value())?);
+            }
+        }
+        Ok((out, total))
     }
 
     fn showcase_queue(&self) -> StoreResult<Vec<Puzzle>> {
