@@ -193,10 +193,7 @@ fn puz_files_satisfy_an_independent_reader() {
             (Some(title), Some("Ann Author"), Some("1.3"))
         );
         let notes = read["notes"].as_str().unwrap();
-        assert!(
-            notes.starts_with("Notes here.") && notes.contains("Made with Crossword Service"),
-            "{notes}"
-        );
+        assert!(notes.starts_with("Notes here.") && notes.contains("Made with Crossword Service"), "{notes}");
         if title == "Two-letter runs" {
             assert!(expected.iter().filter(|c| *c == "-").count() >= 6, "two-cell runs get placeholders");
         }
@@ -279,14 +276,7 @@ fn ipuz_svg_html_and_json_exports() {
     let parsed: Value = serde_json::from_str(&parsed).unwrap();
     let text = parsed["text"].as_str().unwrap();
     assert_eq!(parsed["external"], json!([]), "no external requests");
-    for needle in [
-        "Fifteen & more",
-        "Ann Author",
-        "Across",
-        "Down",
-        "Clue 1-across",
-        "Made with Crossword Service",
-    ] {
+    for needle in ["Fifteen & more", "Ann Author", "Across", "Down", "Clue 1-across", "Made with Crossword Service"] {
         assert!(text.contains(needle), "{needle} missing from the page");
     }
     let he = clued_puzzle(&s, &key, "תשבץ", "he", &letters(&["...", "...", "..."], &['א', 'ב', 'ג']), "");

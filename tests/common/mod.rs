@@ -408,3 +408,36 @@ pub fn printed_fonts() -> PathBuf {
         })
         .clone()
 }
+
+/// The browser test tools, pinned: npm `playwright-core` and `axe-core`, installed once into
+/// `$CROSSWORD_CI_CACHE/browser-tools-VERSIONS` (default `~/.cache/crossword-ci`), and Debian's
+/// `chromium` (installed with apt-get when missing). Returns the npm folder.
+pub fn browser_tools() -> PathBuf {
+    const PINS: [&str; 2] = ["playwright-core@1.65.1", "axe-core@4.14.1"];
+    let cache = std::env::var_os("CROSSWORD_CI_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/crossword-ci"));
+    let dir = cache.join(format!("browser-tools-{}", PINS.join("-").replace('@', "-")));
+    if !dir.join("node_modules/axe-core/axe.min.js").is_file() || !dir.join("node_modules/playwright-core").is_dir() {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("package.json"), "{\"name\":\"browser-tools\",\"private\":true}\n").unwrap();
+        let ok = Command::new("npm")
+            .args(["install", "--silent", "--no-audit", "--no-fund", "--no-save"])
+            .args(PINS)
+            .current_dir(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "npm install {PINS:?} failed");
+    }
+    if !Path::new("/usr/bin/chromium").is_file() {
+        let installed =
+            Command::new("apt-get").args(["install", "-y", "-q", "chromium"]).status().is_ok_and(|s| s.success())
+                || (Command::new("apt-get").args(["update", "-q"]).status().is_ok()
+                    && Command::new("apt-get")
+                        .args(["install", "-y", "-q", "chromium"])
+                        .status()
+                        .is_ok_and(|s| s.success()));
+        assert!(installed, "installing Debian's chromium failed");
+    }
+    dir
+}

@@ -20,7 +20,9 @@ pub mod puz;
 pub mod safety;
 pub mod svg;
 
-pub use model::{author_slug, entries, missing_clues, ClueSet, Clues, Difficulty, Entry, Puzzle, Sheet, ShowcaseStatus, Status};
+pub use model::{
+    author_slug, entries, missing_clues, ClueSet, Clues, Difficulty, Entry, Puzzle, Sheet, ShowcaseStatus, Status,
+};
 
 /// Why a puzzle cannot be written in a format (or a file cannot be read): the request field to
 /// blame and a sentence saying why.

@@ -2,6 +2,7 @@
 //! configuration, administration and command line.
 //!
 //! * [`api`]: the HTTP API (routes, the kit's middleware, handlers, the OpenAPI document);
+//! * [`web`]: the public pages (puzzle player, embeds, author pages, showcase) and their assets;
 //! * [`store`]: durable state behind the [`store::Store`] trait, in one redb file;
 //! * [`config`]: plans and operational limits; [`keys`]: the `cw_live_` key format;
 //! * [`indexes`]: loading languages' word indexes and clue collections on demand, within a
@@ -27,3 +28,4 @@ pub mod puzzles;
 pub mod report;
 pub mod server;
 pub mod store;
+pub mod web;

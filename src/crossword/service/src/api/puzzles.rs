@@ -1,6 +1,6 @@
 //! The puzzle operations: list, create (idempotent, metered), import, read, edit (with
-//! history), delete, publish (with showcase submission), versions, and the public pages'
-//! placeholders. Exports are in [`super::export`]; the OpenAPI fragment in
+//! history), delete, publish (with showcase submission) and versions; the public
+//! pages are in [`crate::web`]. Exports are in [`super::export`]; the OpenAPI fragment in
 //! [`super::puzzles_doc`].
 //!
 //! Visibility: an account sees its own puzzles and every published one; another account's
@@ -11,7 +11,7 @@ use std::sync::Arc;
 use axum::body::Body;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use crossword_fill::{Direction, Grid};
 use crossword_lang::Language;
@@ -932,39 +932,4 @@ pub async fn delete(State(state): State<Arc<AppState>>, Path(id): Path<String>, 
         Ok(StatusCode::NO_CONTENT)
     })
     .await
-}
-
-// ---------------------------------------------------------------------------------------------
-// The public pages (placeholders until the player lands).
-
-/// GET /p/{id} and GET /embed/{id}: a minimal page with the title; 404 for drafts and unknown
-/// ids, 410 for deleted puzzles. `noIndex` puzzles carry `noindex` (meta and `X-Robots-Tag`).
-pub async fn page(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
-    let plain = |status: StatusCode, text: &str| {
-        (status, Html(format!("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{text}</title></head><body><p>{text}</p></body></html>"))).into_response()
-    };
-    let found = if check_id(&id).is_ok() { state.store.puzzle(&id) } else { Ok(None) };
-    match found {
-        Ok(Some(p)) if p.status == Status::Published => {
-            let title = service_kit::problem::escape_html(&p.title);
-            let robots = if p.no_index { "<meta name=\"robots\" content=\"noindex\">" } else { "" };
-            let lang = service_kit::problem::escape_html(&p.language);
-            let mut response = Html(format!(
-                "<!DOCTYPE html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">{robots}<title>{title}</title></head><body><h1>{title}</h1></body></html>"
-            ))
-            .into_response();
-            if p.no_index {
-                response.headers_mut().insert("x-robots-tag", HeaderValue::from_static("noindex"));
-            }
-            response
-        }
-        Ok(_) if check_id(&id).is_ok() && state.store.puzzle_deleted(&id).unwrap_or(false) => {
-            plain(StatusCode::GONE, "This puzzle was deleted.")
-        }
-        Ok(_) => plain(StatusCode::NOT_FOUND, "No such puzzle."),
-        Err(e) => {
-            tracing::error!(error = %e, "storage failure");
-            plain(StatusCode::SERVICE_UNAVAILABLE, "Please try again in a moment.")
-        }
-    }
 }

@@ -11,6 +11,7 @@ use service_kit::observe::observe;
 use super::error::{ApiError, Code};
 use super::state::AppState;
 use super::{admin, clues, export, fill, meta, metrics, puzzles, words};
+use crate::web;
 
 /// The service's router.
 pub fn router(state: Arc<AppState>) -> Router {
@@ -36,8 +37,13 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/puzzles/{id}/export", get(export::export))
         .route("/api/v1/puzzles/{id}/versions", get(puzzles::versions))
         .route("/api/v1/puzzles/{id}/versions/{n}", get(puzzles::version))
-        .route("/p/{id}", get(puzzles::page))
-        .route("/embed/{id}", get(puzzles::page))
+        .route("/p/{id}", get(web::puzzle_page))
+        .route("/p/{id}/preview.svg", get(web::preview))
+        .route("/embed/{id}", get(web::embed_page))
+        .route("/oembed", get(web::oembed))
+        .route("/u/{slug}", get(web::author_page))
+        .route("/showcase", get(web::showcase))
+        .route("/assets/{name}", get(web::asset))
         .route("/metrics", get(metrics::render))
         .route(ADMIN_PATH, post(admin::command))
         .fallback(not_found)
