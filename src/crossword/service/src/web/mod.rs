@@ -260,7 +260,7 @@ pub async fn oembed(State(state): State<Arc<AppState>>, RawQuery(query): RawQuer
 }
 
 fn page_number(params: &[(String, String)]) -> usize {
-    query_param(params, "page").and_then(|p| p.parse::<usize>().ok()).filter(|&p| p >= 1 && p <= 100_000).unwrap_or(1)
+    query_param(params, "page").and_then(|p| p.parse::<usize>().ok()).filter(|p| (1..=100_000).contains(p)).unwrap_or(1)
 }
 
 /// GET /u/{slug}: an author's published puzzles (those with `showProfile`).

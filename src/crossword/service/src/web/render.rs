@@ -184,7 +184,7 @@ pub fn puzzle_page(site: &Site<'_>, p: &Puzzle, embed: Option<&str>) -> Option<S
     if p.adult_themes {
         body.push_str("<div class=\"gate\" id=\"gate\" role=\"alertdialog\" aria-labelledby=\"gate-title\"><p id=\"gate-title\"><strong>This puzzle has adult themes.</strong> It is meant for solvers aged 18 or older.</p><button type=\"button\" id=\"gate-ok\">I am 18 or older: show the puzzle</button></div>\n");
     }
-    let _ = write!(body, "<div class=\"board\"{}>\n", if p.adult_themes { " hidden" } else { "" });
+    let _ = writeln!(body, "<div class=\"board\"{}>", if p.adult_themes { " hidden" } else { "" });
     body.push_str("<div class=\"toolbar\" role=\"toolbar\" aria-label=\"Puzzle tools\"><span class=\"timer\" id=\"timer\" role=\"timer\" aria-label=\"Time\">0:00</span><button type=\"button\" id=\"pause\">Pause</button>");
     for (name, action) in [("Check", "check"), ("Reveal", "reveal")] {
         let _ = write!(
