@@ -20,9 +20,9 @@ pub struct Site<'a> {
     pub assets: &'a str,
 }
 
-/// Escapes text for HTML content and attribute values.
+/// Escapes text for HTML content and (quoted) attribute values: `&`, `<`, `>`, `"` and `'`.
 pub fn esc(text: &str) -> String {
-    service_kit::problem::escape_html(text)
+    crossword_puzzle::svg::escape(text)
 }
 
 /// JSON inside `<script type="application/json">`: `<` is written `\u003c`, so no string can
