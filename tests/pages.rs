@@ -42,6 +42,17 @@ fn puzzle_pages_embeds_and_their_headers() {
         "clues": { "across": { "1": "</script><script>alert(1)</script>", "4": "Poem", "5": "Damp" }, "down": { "1": "Milk source", "2": "Citrus drink", "3": "Tet" } } }),
         ),
     );
+    // The page shows the difficulty, which comes shortly after publishing: wait for it, so the
+    // page stays the same between the requests below.
+    let auth = bearer(&key);
+    let started = std::time::Instant::now();
+    while request(s.addr, "GET", &format!("/api/v1/puzzles/{id}"), &[("Authorization", &auth)], None).json()
+        ["difficulty"]
+        .is_null()
+    {
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "no rating");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     let r = page(&s, &format!("/p/{id}"));
     assert_eq!(r.status, 200);
     assert_eq!(r.header("content-type"), Some("text/html; charset=utf-8"));
@@ -73,6 +84,8 @@ fn puzzle_pages_embeds_and_their_headers() {
     let etag = r.header("etag").unwrap().to_owned();
     let again = request(s.addr, "GET", &format!("/p/{id}"), &[("If-None-Match", &etag)], None);
     assert_eq!((again.status, again.body.as_str()), (304, ""));
+    let zipped = request(s.addr, "GET", &format!("/p/{id}"), &[("Accept-Encoding", "gzip, br")], None);
+    assert_eq!((zipped.header("content-encoding"), zipped.header("vary")), (Some("gzip"), Some("Accept-Encoding")));
     // The embed may be framed; the preview is the blank grid.
     let e = page(&s, &format!("/embed/{id}?scheme=dark"));
     assert_eq!(e.status, 200);

@@ -52,6 +52,37 @@ fn site(state: &AppState) -> Site<'_> {
     Site { name: &state.config.limits.service_name, base: state.base_url(), assets: asset_version() }
 }
 
+/// True when the client takes gzip (`Accept-Encoding`).
+fn takes_gzip(request: &HeaderMap) -> bool {
+    request
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|e| e.trim().split(';').next() == Some("gzip") && !e.contains("q=0"))
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(6));
+    let _ = e.write_all(bytes);
+    e.finish().unwrap_or_default()
+}
+
+/// The body, gzip-compressed when the client takes it (with `Content-Encoding` and `Vary`).
+fn encoded(status: StatusCode, body: Vec<u8>, request: &HeaderMap) -> Response {
+    if body.len() > 512 && takes_gzip(request) {
+        let mut response = (status, gzip(&body)).into_response();
+        response.headers_mut().insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        response.headers_mut().insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+        response
+    } else {
+        let mut response = (status, body).into_response();
+        response.headers_mut().insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+        response
+    }
+}
+
 /// Whether a page may be framed by other sites.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Framing {
@@ -208,7 +239,7 @@ pub async fn asset(Path(name): Path<String>, RawQuery(query): RawQuery, headers:
     if headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
         return StatusCode::NOT_MODIFIED.into_response();
     }
-    let mut response = (*body).into_response();
+    let mut response = encoded(StatusCode::OK, body.as_bytes().to_vec(), &headers);
     let h = response.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     let versioned = query.is_some_and(|q| q.starts_with("v="));
