@@ -98,8 +98,11 @@ fn html(status: StatusCode, body: String, framing: Framing, no_index: bool, requ
             .get(header::IF_NONE_MATCH)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
-    let mut response =
-        if not_modified { StatusCode::NOT_MODIFIED.into_response() } else { (status, body).into_response() };
+    let mut response = if not_modified {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        encoded(status, body.into_bytes(), request)
+    };
     let h = response.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
     let ancestors = if framing == Framing::Anyone { "*" } else { "'none'" };
