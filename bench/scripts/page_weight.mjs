@@ -20,6 +20,8 @@ for (let k = 0; k < runs; k++) {
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
   const bodies = [];
+  let transferred = 0;
+  cdp.on("Network.loadingFinished", (e) => { transferred += e.encodedDataLength; });
   page.on("response", async (r) => { try { bodies.push({ url: r.url(), body: await r.body() }); } catch (e) { } });
   await page.goto(url, { waitUntil: "load" });
   await page.waitForSelector("#player.ready");
@@ -28,6 +30,7 @@ for (let k = 0; k < runs; k++) {
     const nav = performance.getEntriesByType("navigation")[0];
     return { fp: paint["first-paint"], fcp: paint["first-contentful-paint"], load: nav.loadEventEnd, dcl: nav.domContentLoadedEventEnd };
   });
+  timing.transferred = transferred;
   results.push(timing);
   if (!weights) {
     const pick = (re) => bodies.filter((b) => re.test(b.url));
@@ -46,5 +49,6 @@ console.log(JSON.stringify({
   first_contentful_paint_ms: Math.round(median(results.map((r) => r.fcp))),
   dom_content_loaded_ms: Math.round(median(results.map((r) => r.dcl))),
   load_ms: Math.round(median(results.map((r) => r.load))),
+  transferred_bytes: median(results.map((r) => r.transferred)),
   ...weights,
 }, null, 1));
