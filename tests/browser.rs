@@ -26,7 +26,7 @@ fn full_clues(across: [&str; 3], down: [&str; 3]) -> Value {
 
 #[test]
 fn the_player_works_in_a_real_browser() {
-    let s = Server::start(&["en", "he", "ja"], Some(PATRON));
+    let s = Server::start(&["en", "he", "ja", "hi", "ru"], Some(PATRON));
     let (_, key) = s.account_with_key("patron", "");
     let en = publish(
         &s,
@@ -45,6 +45,18 @@ fn the_player_works_in_a_real_browser() {
         &key,
         json!({ "title": "クロスワード", "language": "ja", "publish": true,
         "grid": ["アイ#", "#ウエ", "##オ"], "clues": { "across": { "1": "愛", "3": "上" }, "down": { "2": "胃", "4": "尾" } } }),
+    );
+    let hi = publish(
+        &s,
+        &key,
+        json!({ "title": "पहेली", "language": "hi", "publish": true,
+        "grid": ["किताब", "##म", "##ल"], "clues": { "across": { "1": "पढ़ने की चीज़" }, "down": { "2": "एक फूल" } } }),
+    );
+    let ru = publish(
+        &s,
+        &key,
+        json!({ "title": "Кроссворд", "language": "ru", "publish": true,
+        "grid": ["КОТ", "ОДА", "ТАК"], "clues": full_clues(["Зверь", "Стих", "Так", ], ["Зверь", "Да", "Так"]) }),
     );
     let adult = publish(
         &s,
@@ -85,6 +97,8 @@ fn the_player_works_in_a_real_browser() {
             "en": { "id": en },
             "he": { "id": he, "across1": "שורה ראשונה", "rows": ["אבג", "דהו", "זחט"] },
             "ja": { "id": ja, "start": 0, "cells": [0, 1], "typed": "あい", "expected": "アイ" },
+            "hi": { "id": hi, "typed": "किताब", "cells": [0, 1, 2], "expected": ["कि", "ता", "ब"] },
+            "ru": { "id": ru },
             "adult": { "id": adult },
             "hostile": { "id": hostile },
             "shot": { "id": shot, "start": 0, "typed": "HEART" }

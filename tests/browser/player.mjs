@@ -105,6 +105,40 @@ try {
   for (const i of ja.cells) shown.push(await val(i));
   check(shown.join("") === ja.expected, `hiragana ${ja.typed} is shown as katakana ${shown.join("")}`);
 
+  // ---- Hindi: a cell holds a whole akshara, typed letter by letter.
+  const hi = puzzles.hi;
+  await page.goto(`${base}/p/${hi.id}`);
+  await page.waitForSelector("#player.ready");
+  await cell(0).click();
+  await page.keyboard.type(hi.typed);
+  const aksharas = [];
+  for (const i of hi.cells) aksharas.push(await val(i));
+  check(JSON.stringify(aksharas) === JSON.stringify(hi.expected), `Hindi ${hi.typed} fills the cells ${aksharas.join(" | ")}`);
+
+  // ---- Print: the grid and clues without the tools; letters only with the solution.
+  await page.goto(`${base}/p/${en.id}`);
+  await page.waitForSelector("#player.ready");
+  await page.emulateMedia({ media: "print" });
+  const printed = await page.evaluate(() => ({
+    toolbar: getComputedStyle(document.querySelector(".toolbar")).display,
+    letters: getComputedStyle(document.querySelector(".cell:not(.block) .val")).visibility,
+    clues: getComputedStyle(document.querySelector(".clues")).display,
+  }));
+  check(printed.toolbar === "none" && printed.letters === "hidden" && printed.clues !== "none", "print shows the blank grid and the clues, not the tools");
+  await page.emulateMedia({ media: "screen" });
+
+  // ---- Touch screens get an on-screen keyboard in the puzzle's alphabet.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const tp = await phone.newPage();
+  await tp.goto(`${base}/p/${puzzles.ru.id}`);
+  await tp.waitForSelector("#player.ready");
+  const keys = await tp.locator("#keyboard button").allTextContents();
+  check(!(await tp.locator("#keyboard").isHidden()) && keys.includes("Ж") && keys.includes("Я") && !keys.includes("Ё"), "a Cyrillic on-screen keyboard (" + keys.length + " keys)");
+  await tp.locator('.cell[data-i="0"]').tap();
+  await tp.locator("#keyboard button", { hasText: /^К$/ }).tap();
+  check((await tp.locator('.cell[data-i="0"] .val').textContent()) === "К", "a tapped key fills the cell");
+  await phone.close();
+
   // ---- Adult themes: an age check on the page; the embed refuses.
   const adult = puzzles.adult;
   await page.goto(`${base}/p/${adult.id}`);
