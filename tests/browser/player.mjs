@@ -73,6 +73,27 @@ try {
   const named = await page.locator(".cell:not(.block)").evaluateAll((ns) => ns.every((n) => (n.getAttribute("aria-label") || "").length > 5));
   check(named, "every white cell has a screen-reader name");
 
+  // Keyboard alone: Tab from the top of the page reaches the grid, typing fills it, Escape leaves.
+  const kbCtx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const kp = await kbCtx.newPage();
+  await kp.goto(`${base}/p/${en.id}`);
+  await kp.waitForSelector("#player.ready");
+  await kp.evaluate(() => localStorage.clear());
+  await kp.reload();
+  await kp.waitForSelector("#player.ready");
+  let reached = false;
+  for (let k = 0; k < 20 && !reached; k++) {
+    await kp.keyboard.press("Tab");
+    reached = await kp.evaluate(() => document.activeElement && document.activeElement.id === "sink");
+  }
+  check(reached, "Tab from the top of the page reaches the grid");
+  await kp.keyboard.type("cat");
+  const row = await kp.evaluate(() => [0, 1, 2].map((i) => document.querySelector(`.cell[data-i="${i}"] .val`).textContent).join(""));
+  check(row === "CAT", "the keyboard alone fills the grid");
+  await kp.keyboard.press("Escape");
+  check(await kp.evaluate(() => document.activeElement && document.activeElement.id === "pause"), "Escape leaves the grid for the tools");
+  await kbCtx.close();
+
   // ---- Hebrew: mirrored display, arrows follow what the solver sees.
   const he = puzzles.he;
   await page.goto(`${base}/p/${he.id}`);

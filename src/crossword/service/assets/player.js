@@ -155,6 +155,12 @@
     if (node && document.activeElement !== sink) node.focus({ preventScroll: true });
     if (sink && matchMedia("(pointer: coarse)").matches === false) sink.focus({ preventScroll: true });
   }
+  // A keyboard user who tabs into the grid starts typing at the selected cell.
+  gridNode.addEventListener("focusin", function (ev) {
+    if (ev.target.classList && ev.target.classList.contains("cell") && sink && !matchMedia("(pointer: coarse)").matches) {
+      sink.focus({ preventScroll: true });
+    }
+  });
   function step(delta) {
     var e = entryOf(cur, dir);
     if (!e) return;
@@ -337,6 +343,7 @@
     else if (k === " " || k === "Enter") { if (byCell[cur][other(dir)]) dir = other(dir); draw(); }
     else if (k === "Backspace") erase();
     else if (k === "Delete") { values[cur] = ""; marks[cur] = ""; after(); }
+    else if (k === "Escape") { var pause = document.getElementById("pause"); if (pause) pause.focus(); }
     else if (k === "Home") { var e = entryOf(cur, dir); if (e) select(e.cells[0], dir); }
     else if (k === "End") { var e2 = entryOf(cur, dir); if (e2) select(e2.cells[e2.cells.length - 1], dir); }
     else handled = false;

@@ -197,7 +197,7 @@ pub fn puzzle_page(site: &Site<'_>, p: &Puzzle, embed: Option<&str>) -> Option<S
     let criss = if spec.criss_cross_only { " criss" } else { "" };
     let _ = write!(
         body,
-        "<div class=\"grid-wrap\"><div class=\"grid n{n}{criss}\" role=\"grid\" aria-label=\"Crossword grid, {n} by {n}\">"
+        "<p class=\"hint\" id=\"grid-hint\">Type to fill the selected answer. Arrows move, Tab goes to the next answer, Space turns the direction, Escape leaves the grid.</p><div class=\"grid-wrap\"><div class=\"grid n{n}{criss}\" role=\"grid\" aria-label=\"Crossword grid, {n} by {n}\" aria-describedby=\"grid-hint\">"
     );
     for r in 0..n {
         body.push_str("<div role=\"row\" class=\"row-group\">");
