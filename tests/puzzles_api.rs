@@ -372,7 +372,7 @@ fn publishing_showcase_review_safety_and_difficulty() {
     assert_eq!(send(&s, "GET", &format!("/api/v1/puzzles/{id}"), &other, None, &[]).status, 200);
     let page = s.get(&format!("/p/{id}"), &[]);
     assert!(
-        page.status == 200 && page.body.contains("<title>Pub</title>") && !page.body.contains("noindex"),
+        page.status == 200 && page.body.contains("<title>Pub · ") && !page.body.contains("noindex"),
         "{}",
         page.body
     );

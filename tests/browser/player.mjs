@@ -179,8 +179,11 @@ try {
 
   // ---- The embed posts ready, resize, progress and solved to its host.
   // The host page is served by a small local server of its own (another origin).
-  const hostHtml = `<!DOCTYPE html><html><body><iframe id="f" src="${base}/embed/${en.id}?scheme=auto" style="width:600px;height:300px;border:0"></iframe>
-<script>window.msgs=[];addEventListener("message",function(e){var m=e.data;window.msgs.push(m);if(m&&m.event==="ready"){e.source.postMessage({type:"crossword-embed",event:"scheme",scheme:"dark"},"*");}if(m&&m.event==="resize"){document.getElementById("f").style.height=m.height+"px";}});</script></body></html>`;
+  // The host page uses embed.js (sizing and the scheme answer, from data-scheme) and records
+  // every message it sees.
+  const hostHtml = `<!DOCTYPE html><html><body><iframe id="f" src="${base}/embed/${en.id}?scheme=auto" data-scheme="dark" style="width:600px;height:300px;border:0"></iframe>
+<script src="${base}/assets/embed.js"></script>
+<script>window.msgs=[];addEventListener("message",function(e){window.msgs.push(e.data);});</script></body></html>`;
   const http = require("node:http");
   const hostServer = http.createServer((req, res) => { res.writeHead(200, { "content-type": "text/html" }); res.end(hostHtml); });
   await new Promise((r) => hostServer.listen(0, "127.0.0.1", r));
@@ -202,6 +205,9 @@ try {
   check(msgs.every((m) => m.type === "crossword-embed" && m.id === en.id), "every message is a crossword-embed message with the puzzle id");
   const resize = msgs.find((m) => m.event === "resize");
   check(resize && resize.height > 200, "resize reports the frame's height (" + (resize && resize.height) + ")");
+  const frameHeight = await host.evaluate(() => document.getElementById("f").getBoundingClientRect().height);
+  const lastResize = msgs.filter((m) => m.event === "resize").pop();
+  check(Math.abs(frameHeight - lastResize.height) <= 1, `embed.js sized the iframe to the frame's height (${frameHeight} px)`);
   const progress = msgs.filter((m) => m.event === "progress");
   check(progress.length > 0 && progress.every((m) => m.total === 9), "progress reports filled and total cells");
   hostServer.close();
