@@ -1,0 +1,11 @@
+//! The cover service's engines, free of HTTP and async.
+//!
+//! * [`formats`]: the printable formats (DVD and Blu-ray wraps, CD inserts, trays and disc
+//!   labels, cassette J-cards and shell labels), their printed dimensions, bleed, safe area,
+//!   panels and folds, in millimetres, and the same geometry in pixels at the export DPI.
+//!
+//! Every dimension cites its source in `docs/covers/formats.md`.
+
+pub mod formats;
+
+pub use formats::{catalogue, find, find_with, panel_choices, Fold, Format, Kind, Panel, Shape, EXPORT_DPI};

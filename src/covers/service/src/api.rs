@@ -1,0 +1,121 @@
+//! The routes of the cover service and its error codes.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, RawQuery, State};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use covers_engine::{catalogue, find_with, panel_choices, EXPORT_DPI};
+use serde_json::json;
+use service_kit::observe::{observe, Observer};
+use service_kit::problem::{error_page, CodeInfo, Problem, ProblemCode};
+
+/// The cover service's error codes: the contract's, plus the two every API needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    /// No such route or resource.
+    NotFound,
+    /// A field or parameter is invalid (`field` names it).
+    ValidationError,
+}
+
+impl ProblemCode for Code {
+    const ERRORS_PATH: &'static str = "/api/v1/errors";
+    const VALIDATION: Code = Code::ValidationError;
+
+    fn all() -> &'static [Code] {
+        &[Code::NotFound, Code::ValidationError]
+    }
+
+    fn info(self) -> CodeInfo {
+        match self {
+            Code::NotFound => CodeInfo {
+                name: "NOT_FOUND",
+                status: 404,
+                statuses: "",
+                title: "Not found",
+                meaning: "No such route, format or resource.",
+                retry: "No.",
+                extras: &[],
+            },
+            Code::ValidationError => CodeInfo {
+                name: "VALIDATION_ERROR",
+                status: 400,
+                statuses: "",
+                title: "Validation error",
+                meaning: "A parameter or field is invalid; `field` names it.",
+                retry: "No.",
+                extras: &["field"],
+            },
+        }
+    }
+}
+
+/// A failure of the cover service.
+pub type ApiError = Problem<Code>;
+
+/// What the handlers share.
+pub struct AppState {
+    /// Public base URL and request metrics, for the middleware.
+    pub observer: Arc<Observer>,
+}
+
+/// Every route.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/api/v1/formats", get(formats))
+        .route("/api/v1/formats/{slug}", get(format))
+        .route("/api/v1/errors", get(errors))
+        .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(state.observer.clone(), observe))
+        .with_state(state)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(Code::NotFound, "no such route")
+}
+
+/// GET /api/v1/formats: every format with its printed size.
+async fn formats() -> Json<serde_json::Value> {
+    let items: Vec<serde_json::Value> = catalogue()
+        .iter()
+        .map(|f| {
+            let mut s = f.summary();
+            if let Some(range) = panel_choices(f.slug) {
+                s["panelChoices"] = json!([range.start(), range.end()]);
+            }
+            s
+        })
+        .collect();
+    Json(json!({ "items": items, "dpi": EXPORT_DPI }))
+}
+
+/// GET /api/v1/formats/{slug}?panels=N: panel geometry in pixels at the export DPI.
+async fn format(State(_state): State<Arc<AppState>>, Path(slug): Path<String>, RawQuery(query): RawQuery) -> Response {
+    let params: Vec<(String, String)> =
+        form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
+    let panels = match params.iter().rev().find(|(k, _)| k == "panels") {
+        None => None,
+        Some((_, v)) => match v.parse::<u8>() {
+            Ok(n) => Some(n),
+            Err(_) => return ApiError::validation("panels", "`panels` must be a small whole number").into_response(),
+        },
+    };
+    if covers_engine::find(&slug).is_none() {
+        return ApiError::new(Code::NotFound, format!("no format {slug:?}; GET /api/v1/formats lists them"))
+            .into_response();
+    }
+    match find_with(&slug, panels) {
+        Ok(f) => Json(f.geometry(EXPORT_DPI)).into_response(),
+        Err(why) => ApiError::validation("panels", why).into_response(),
+    }
+}
+
+/// GET /api/v1/errors: the error reference page.
+async fn errors() -> Html<String> {
+    Html(error_page::<Code>(
+        "body{font:16px/1.5 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem}",
+        "<h1>Cover service errors</h1>",
+    ))
+}

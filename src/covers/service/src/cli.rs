@@ -1,0 +1,82 @@
+//! The `covers` command: `covers serve [--listen ADDR] [--data-dir DIR] [--config FILE]`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use service_kit::observe::Observer;
+
+use crate::api::{router, AppState};
+
+/// Self-hostable cover-design service.
+#[derive(Parser)]
+#[command(name = "covers", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the HTTP service until SIGTERM or Ctrl-C.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, env = "COVERS_LISTEN", default_value = "127.0.0.1:8090")]
+        listen: SocketAddr,
+        /// Directory of the service's data (its database, later).
+        #[arg(long, env = "COVERS_DATA_DIR", default_value = "./covers-data")]
+        data_dir: PathBuf,
+        /// TOML configuration (read when present; its settings come with issues 16 to 18).
+        #[arg(long, env = "COVERS_CONFIG")]
+        config: Option<PathBuf>,
+        /// Public base URL used in links (default: from the listen address).
+        #[arg(long, env = "COVERS_PUBLIC_BASE_URL")]
+        public_base_url: Option<String>,
+    },
+}
+
+/// Parses the command line and runs the command; failures are printed to stderr.
+pub fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("covers: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Serve { listen, data_dir, config, public_base_url } => {
+            tracing_subscriber::fmt()
+                .with_env_filter(
+                    tracing_subscriber::EnvFilter::try_from_default_env()
+                        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+                )
+                .with_writer(std::io::stderr)
+                .init();
+            std::fs::create_dir_all(&data_dir).with_context(|| format!("creating {}", data_dir.display()))?;
+            if let Some(path) = &config {
+                std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            }
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            runtime.block_on(async move {
+                let listener =
+                    tokio::net::TcpListener::bind(listen).await.with_context(|| format!("binding {listen}"))?;
+                let bound = listener.local_addr()?;
+                let base = public_base_url
+                    .map(|b| b.trim_end_matches('/').to_owned())
+                    .unwrap_or_else(|| format!("http://{bound}"));
+                let state = Arc::new(AppState { observer: Arc::new(Observer::new(base)) });
+                println!("listening on http://{bound}/api/v1");
+                service_kit::shutdown::serve_until(listener, router(state), service_kit::shutdown::signal()).await?;
+                tracing::info!("stopped");
+                Ok(())
+            })
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! The cover service's binary over HTTP: `covers serve`, the format catalogue and its
+//! geometry, problem documents, and a clean stop on SIGTERM.
+
+mod common;
+
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::request;
+
+struct Covers {
+    addr: SocketAddr,
+    child: std::process::Child,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Covers {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start() -> Covers {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_covers"))
+        .args(["serve", "--listen", &addr.to_string(), "--data-dir"])
+        .arg(dir.path().join("data"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while TcpStream::connect(addr).is_err() {
+        assert!(started.elapsed() < Duration::from_secs(20), "covers did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Covers { addr, child, _dir: dir }
+}
+
+#[test]
+fn formats_and_their_geometry() {
+    let mut c = start();
+    let list = request(c.addr, "GET", "/api/v1/formats", &[], None).json();
+    let slugs: Vec<&str> = list["items"].as_array().unwrap().iter().map(|f| f["slug"].as_str().unwrap()).collect();
+    for slug in ["dvd-cover", "bluray-cover", "cd-insert", "cd-tray", "cd", "jcard", "cassette"] {
+        assert!(slugs.contains(&slug), "{slug} missing from {slugs:?}");
+    }
+    assert_eq!(list["dpi"], 600);
+    let dvd = list["items"].as_array().unwrap().iter().find(|f| f["slug"] == "dvd-cover").unwrap();
+    assert_eq!(
+        (dvd["widthIn"].as_f64(), dvd["heightIn"].as_f64(), dvd["kind"].as_str()),
+        (Some(10.75), Some(7.188), Some("video"))
+    );
+    let g = request(c.addr, "GET", "/api/v1/formats/jcard", &[], None).json();
+    assert_eq!((g["trim"]["widthPx"].as_u64(), g["trim"]["heightPx"].as_u64()), (Some(2472), Some(2411)));
+    let names: Vec<&str> = g["panels"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["flap", "spine", "front"]);
+    assert!(g["units"]["coordinates"].as_str().unwrap().contains("percent"));
+    let three = request(c.addr, "GET", "/api/v1/formats/cd-insert?panels=3", &[], None).json();
+    assert_eq!(three["panels"].as_array().unwrap().len(), 3);
+    assert_eq!(three["sheet"]["widthPx"], 8476 + 150, "358.817 mm plus 1/8 in of bleed on each side");
+    let r = request(c.addr, "GET", "/api/v1/formats/cd-insert?panels=9", &[], None);
+    assert_eq!((r.status, r.json()["field"].as_str()), (400, Some("panels")));
+    let r = request(c.addr, "GET", "/api/v1/formats/betamax", &[], None);
+    assert_eq!((r.status, r.header("content-type")), (404, Some("application/problem+json")));
+    assert_eq!(r.json()["code"], "NOT_FOUND");
+    assert!(r.json()["type"].as_str().unwrap().ends_with("/api/v1/errors#NOT_FOUND"));
+    assert!(request(c.addr, "GET", "/api/v1/errors", &[], None).body.contains("VALIDATION_ERROR"));
+    // SIGTERM stops it cleanly.
+    let _ = Command::new("kill").arg("-TERM").arg(c.child.id().to_string()).status();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = c.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "covers did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+}
