@@ -70,6 +70,26 @@ fn formats_and_their_geometry() {
     assert_eq!(r.json()["code"], "NOT_FOUND");
     assert!(r.json()["type"].as_str().unwrap().ends_with("/api/v1/errors#NOT_FOUND"));
     assert!(request(c.addr, "GET", "/api/v1/errors", &[], None).body.contains("VALIDATION_ERROR"));
+    // The decal catalogue: our own artwork, every preview well-formed SVG of its stated size.
+    let decals = request(c.addr, "GET", "/api/v1/decals", &[], None).json();
+    let items = decals["items"].as_array().unwrap();
+    assert!(items.len() >= 30, "{} decals", items.len());
+    assert_eq!(decals["categories"].as_array().unwrap().len(), 8);
+    let dir = tempfile::tempdir().unwrap();
+    for d in items {
+        let url = d["previewUrl"].as_str().unwrap();
+        let path = &url[url.find("/api/v1/").unwrap()..];
+        let r = request(c.addr, "GET", path, &[], None);
+        assert_eq!((r.status, r.header("content-type")), (200, Some("image/svg+xml")), "{path}");
+        let file = dir.path().join(format!("{}.svg", d["id"].as_str().unwrap().replace('/', "_")));
+        std::fs::write(&file, &r.body).unwrap();
+        let size = common::run_python(
+            "import sys, xml.etree.ElementTree as ET\nr = ET.parse(sys.argv[1]).getroot()\nprint(r.get('width'), r.get('height'))",
+            &[file.to_str().unwrap()],
+        );
+        assert_eq!(size.trim(), format!("{} {}", d["widthPx"], d["heightPx"]), "{path}");
+    }
+    assert_eq!(request(c.addr, "GET", "/api/v1/decals/stickers/nope.svg", &[], None).status, 404);
     // SIGTERM stops it cleanly.
     let _ = Command::new("kill").arg("-TERM").arg(c.child.id().to_string()).status();
     let started = Instant::now();

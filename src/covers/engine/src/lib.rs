@@ -4,8 +4,11 @@
 //!   labels, cassette J-cards and shell labels), their printed dimensions, bleed, safe area,
 //!   panels and folds, in millimetres, and the same geometry in pixels at the export DPI.
 //!
+//! * [`decals`]: the decal catalogue, the project's own generic artwork as SVG.
+//!
 //! Every dimension cites its source in `docs/covers/formats.md`.
 
+pub mod decals;
 pub mod formats;
 
 pub use formats::{catalogue, find, find_with, panel_choices, Fold, Format, Kind, Panel, Shape, EXPORT_DPI};

@@ -66,6 +66,8 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/api/v1/formats", get(formats))
         .route("/api/v1/formats/{slug}", get(format))
+        .route("/api/v1/decals", get(decals))
+        .route("/api/v1/decals/{category}/{file}", get(decal_svg))
         .route("/api/v1/errors", get(errors))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(state.observer.clone(), observe))
@@ -109,6 +111,40 @@ async fn format(State(_state): State<Arc<AppState>>, Path(slug): Path<String>, R
     match find_with(&slug, panels) {
         Ok(f) => Json(f.geometry(EXPORT_DPI)).into_response(),
         Err(why) => ApiError::validation("panels", why).into_response(),
+    }
+}
+
+/// GET /api/v1/decals: the decal catalogue, with a preview address for each.
+async fn decals(State(state): State<Arc<AppState>>) -> Json<serde_json::Value> {
+    let base = &state.observer.base_url;
+    let items: Vec<serde_json::Value> = covers_engine::decals::catalogue()
+        .iter()
+        .map(|d| {
+            let mut v = serde_json::to_value(d).unwrap_or_default();
+            v["previewUrl"] = format!("{base}/api/v1/decals/{}.svg", d.id).into();
+            v
+        })
+        .collect();
+    let categories: Vec<serde_json::Value> =
+        covers_engine::decals::CATEGORIES.iter().map(|(id, name)| json!({ "id": id, "name": name })).collect();
+    Json(json!({ "items": items, "categories": categories }))
+}
+
+/// GET /api/v1/decals/{category}/{name}.svg: one decal's artwork.
+async fn decal_svg(Path((category, file)): Path<(String, String)>) -> Response {
+    let Some(name) = file.strip_suffix(".svg") else {
+        return ApiError::new(Code::NotFound, "decal previews end in .svg").into_response();
+    };
+    match covers_engine::decals::find(&format!("{category}/{name}")) {
+        Some(d) => {
+            let mut response = d.svg.into_response();
+            let h = response.headers_mut();
+            h.insert(axum::http::header::CONTENT_TYPE, axum::http::HeaderValue::from_static("image/svg+xml"));
+            h.insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("public, max-age=86400"));
+            h.insert(axum::http::header::X_CONTENT_TYPE_OPTIONS, axum::http::HeaderValue::from_static("nosniff"));
+            response
+        }
+        None => ApiError::new(Code::NotFound, format!("no decal {category}/{name}")).into_response(),
     }
 }
 
