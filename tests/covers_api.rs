@@ -90,6 +90,25 @@ fn formats_and_their_geometry() {
         assert_eq!(size.trim(), format!("{} {}", d["widthPx"], d["heightPx"]), "{path}");
     }
     assert_eq!(request(c.addr, "GET", "/api/v1/decals/stickers/nope.svg", &[], None).status, 404);
+    // The compose intent's schema: a valid JSON Schema (checked by PyPI jsonschema) that
+    // accepts a full intent and refuses one without a format.
+    let schema = request(c.addr, "GET", "/api/compose", &[], None);
+    assert_eq!(schema.status, 200);
+    let schema_file = dir.path().join("schema.json");
+    std::fs::write(&schema_file, &schema.body).unwrap();
+    let example = serde_json::json!({ "v": 1, "format": "dvd-cover", "content": { "type": "movie", "query": "Metropolis 1927" },
+        "style": { "finish": "worn", "background": { "color": "#101010" } }, "layout": { "hide": ["tagline"] },
+        "decals": [{ "id": "stickers/new", "x": 80, "y": 12, "layer": "over" }], "texts": [{ "text": "Restored", "x": 50, "y": 90 }], "title": "Metropolis" });
+    let verdict = common::run_python(
+        "import sys, json, jsonschema\ns = json.load(open(sys.argv[1]))\njsonschema.Draft202012Validator.check_schema(s)\nv = jsonschema.Draft202012Validator(s)\nprint(v.is_valid(json.loads(sys.argv[2])), v.is_valid({}))",
+        &[schema_file.to_str().unwrap(), &example.to_string()],
+    );
+    assert_eq!(verdict.trim(), "True False");
+    assert_eq!(
+        request(c.addr, "GET", "/api/compose?format=jcard", &[], None).status,
+        501,
+        "composing by link comes with the designer"
+    );
     // SIGTERM stops it cleanly.
     let _ = Command::new("kill").arg("-TERM").arg(c.child.id().to_string()).status();
     let started = Instant::now();

@@ -320,14 +320,15 @@ pub fn bearer(key: &str) -> String {
 }
 
 /// Python readers pinned for the format tests: PyPI `puzpy` (Across Lite `.puz`, verifies every
-/// checksum) and `ipuz` (validates ipuz documents field by field). Installed once into a
+/// checksum), `ipuz` (validates ipuz documents field by field) and `jsonschema` (checks JSON
+/// Schemas and validates documents against them). Installed once into a
 /// virtual environment under `$CROSSWORD_CI_CACHE` (default `~/.cache/crossword-ci`); returns its
 /// `python`.
 pub fn python_readers() -> PathBuf {
     static PYTHON: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     PYTHON
         .get_or_init(|| {
-            const PINS: [&str; 2] = ["puzpy==0.7.0", "ipuz==1.0"];
+            const PINS: [&str; 3] = ["puzpy==0.7.0", "ipuz==1.0", "jsonschema==4.23.0"];
             let cache = std::env::var_os("CROSSWORD_CI_CACHE").map(PathBuf::from).unwrap_or_else(|| {
                 PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/crossword-ci")
             });

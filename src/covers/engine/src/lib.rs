@@ -5,10 +5,13 @@
 //!   panels and folds, in millimetres, and the same geometry in pixels at the export DPI.
 //!
 //! * [`decals`]: the decal catalogue, the project's own generic artwork as SVG.
+//! * [`intent`]: the compose intent v1, read field by field (invalid optional fields dropped and
+//!   reported), and its JSON Schema.
 //!
 //! Every dimension cites its source in `docs/covers/formats.md`.
 
 pub mod decals;
 pub mod formats;
+pub mod intent;
 
 pub use formats::{catalogue, find, find_with, panel_choices, Fold, Format, Kind, Panel, Shape, EXPORT_DPI};

@@ -68,6 +68,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/formats/{slug}", get(format))
         .route("/api/v1/decals", get(decals))
         .route("/api/v1/decals/{category}/{file}", get(decal_svg))
+        .route("/api/compose", get(compose_link))
         .route("/api/v1/errors", get(errors))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(state.observer.clone(), observe))
@@ -146,6 +147,20 @@ async fn decal_svg(Path((category, file)): Path<(String, String)>) -> Response {
         }
         None => ApiError::new(Code::NotFound, format!("no decal {category}/{name}")).into_response(),
     }
+}
+
+/// GET /api/compose: with no parameters, the intent's JSON Schema. (Composing by link, with
+/// parameters, comes with the designer.)
+async fn compose_link(RawQuery(query): RawQuery) -> Response {
+    if query.as_deref().unwrap_or("").is_empty() {
+        return Json(covers_engine::intent::schema()).into_response();
+    }
+    ApiError::new(
+        Code::NotFound,
+        "composing by link is not available yet; GET /api/compose without parameters gives the intent schema",
+    )
+    .status(axum::http::StatusCode::NOT_IMPLEMENTED)
+    .into_response()
 }
 
 /// GET /api/v1/errors: the error reference page.
