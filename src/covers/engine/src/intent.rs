@@ -336,7 +336,7 @@ impl Reader {
                     Some(_) => self.drop(&field, "finishes apply to video formats and the J-card"),
                     None => self.drop(&field, "the finish is worn, clean or plain"),
                 },
-                "background" => match v.get("color").and_then(|c| hex_color(c)) {
+                "background" => match v.get("color").and_then(hex_color) {
                     Some(c) => {
                         intent.background = Some(c);
                         self.applied("style.background.color");
