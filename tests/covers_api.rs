@@ -109,6 +109,31 @@ fn formats_and_their_geometry() {
         501,
         "composing by link comes with the designer"
     );
+    // Content: search, lookups by namespaced id, generated artwork usable as decals.
+    let found = request(
+        c.addr,
+        "GET",
+        "/api/v1/content/search?type=movie&q=Night%20of%20the%20Living%20Dead%201968",
+        &[],
+        None,
+    )
+    .json();
+    let first = &found["items"][0];
+    assert_eq!(first["id"], "builtin:movie/night-of-the-living-dead-1968");
+    let poster = first["artwork"].as_array().unwrap().iter().find(|a| a["kind"] == "poster").unwrap();
+    let art_url = poster["previewUrl"].as_str().unwrap();
+    let art = request(c.addr, "GET", &art_url[art_url.find("/api/v1/").unwrap()..], &[], None);
+    assert_eq!((art.status, art.header("content-type")), (200, Some("image/svg+xml")));
+    let got = request(c.addr, "GET", "/api/v1/content/movie/builtin:metropolis-1927", &[], None).json();
+    assert_eq!((got["title"].as_str(), got["year"].as_u64()), (Some("Metropolis"), Some(1927)));
+    let album = request(c.addr, "GET", "/api/v1/content/search?type=album&q=midnight%20static", &[], None).json();
+    assert_eq!(album["items"][0]["tracks"].as_array().unwrap().len(), 8);
+    assert_eq!(
+        request(c.addr, "GET", "/api/v1/content/search?type=movie&q=zzzz%20unknown", &[], None).json()["items"],
+        serde_json::json!([])
+    );
+    assert_eq!(request(c.addr, "GET", "/api/v1/content/search?type=book&q=x", &[], None).json()["field"], "type");
+    assert_eq!(request(c.addr, "GET", "/api/v1/content/movie/builtin:nothing", &[], None).status, 404);
     // SIGTERM stops it cleanly.
     let _ = Command::new("kill").arg("-TERM").arg(c.child.id().to_string()).status();
     let started = Instant::now();

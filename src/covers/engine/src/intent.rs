@@ -465,7 +465,7 @@ impl Reader {
             let source = match (o.get("id"), o.get("ref")) {
                 (Some(id), None) => {
                     let id = id.as_str().unwrap_or("");
-                    if crate::decals::find(id).is_none() {
+                    if crate::decals::find(id).is_none() && !crate::content::is_builtin_artwork(id) {
                         return Err(IntentError::UnknownDecal { field: format!("{field}.id"), id: id.to_owned() });
                     }
                     id.to_owned()

@@ -4,12 +4,15 @@
 //!   labels, cassette J-cards and shell labels), their printed dimensions, bleed, safe area,
 //!   panels and folds, in millimetres, and the same geometry in pixels at the export DPI.
 //!
+//! * [`content`]: titles behind the `ContentProvider` trait; the built-in offline catalogue with
+//!   generated artwork.
 //! * [`decals`]: the decal catalogue, the project's own generic artwork as SVG.
 //! * [`intent`]: the compose intent v1, read field by field (invalid optional fields dropped and
 //!   reported), and its JSON Schema.
 //!
 //! Every dimension cites its source in `docs/covers/formats.md`.
 
+pub mod content;
 pub mod decals;
 pub mod formats;
 pub mod intent;

@@ -68,6 +68,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/formats/{slug}", get(format))
         .route("/api/v1/decals", get(decals))
         .route("/api/v1/decals/{category}/{file}", get(decal_svg))
+        .route("/api/v1/content/search", get(content_search))
+        .route("/api/v1/content/art/{kind}/{file}", get(content_art))
+        .route("/api/v1/content/{type}/{id}", get(content_get))
         .route("/api/compose", get(compose_link))
         .route("/api/v1/errors", get(errors))
         .fallback(not_found)
@@ -146,6 +149,87 @@ async fn decal_svg(Path((category, file)): Path<(String, String)>) -> Response {
             response
         }
         None => ApiError::new(Code::NotFound, format!("no decal {category}/{name}")).into_response(),
+    }
+}
+
+fn content_type(name: &str) -> Option<covers_engine::intent::ContentType> {
+    use covers_engine::intent::ContentType;
+    match name {
+        "movie" => Some(ContentType::Movie),
+        "tv" => Some(ContentType::Tv),
+        "album" => Some(ContentType::Album),
+        _ => None,
+    }
+}
+
+/// The providers, in the order they are tried (only the built-in catalogue so far).
+fn providers() -> Vec<Box<dyn covers_engine::content::ContentProvider>> {
+    vec![Box::new(covers_engine::content::Builtin)]
+}
+
+/// A title with its artwork's preview addresses.
+fn title_json(base: &str, title: &covers_engine::content::Title) -> serde_json::Value {
+    let mut v = serde_json::to_value(title).unwrap_or_default();
+    if let Some(art) = v["artwork"].as_array_mut() {
+        for a in art {
+            if let Some(id) = a["id"].as_str().and_then(|id| id.strip_prefix("builtin:")).map(str::to_owned) {
+                a["previewUrl"] = format!("{base}/api/v1/content/art/{id}.svg").into();
+            }
+        }
+    }
+    v
+}
+
+/// GET /api/v1/content/search?type=movie|tv|album&q=TITLE: matches, best first (an empty list
+/// when nothing matches).
+async fn content_search(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Response {
+    let params: Vec<(String, String)> =
+        form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
+    let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let Some(kind) = content_type(get("type").unwrap_or("movie")) else {
+        return ApiError::validation("type", "`type` is movie, tv or album").into_response();
+    };
+    let q = get("q").unwrap_or("").trim();
+    if q.is_empty() || q.chars().count() > 200 {
+        return ApiError::validation("q", "`q` is the title to search, 1 to 200 characters").into_response();
+    }
+    let mut items = Vec::new();
+    for p in providers() {
+        match p.search(kind, q) {
+            Ok(found) => items.extend(found.iter().map(|t| title_json(&state.observer.base_url, t))),
+            Err(e) => tracing::warn!(provider = p.namespace(), error = %e.0, "content search failed"),
+        }
+    }
+    Json(json!({ "items": items })).into_response()
+}
+
+/// GET /api/v1/content/{type}/{provider:id}: one title with its artwork as decal ids.
+async fn content_get(State(state): State<Arc<AppState>>, Path((kind, id)): Path<(String, String)>) -> Response {
+    if content_type(&kind).is_none() {
+        return ApiError::validation("type", "`type` is movie, tv or album").into_response();
+    }
+    let missing = || ApiError::new(Code::NotFound, format!("no {kind} {id}")).into_response();
+    let Some((namespace, local)) = id.split_once(':') else { return missing() };
+    for p in providers().into_iter().filter(|p| p.namespace() == namespace) {
+        if let Ok(Some(title)) = p.get(&format!("{kind}/{local}")) {
+            return Json(title_json(&state.observer.base_url, &title)).into_response();
+        }
+    }
+    missing()
+}
+
+/// GET /api/v1/content/art/{kind}/{slug}.svg: generated artwork of a built-in title.
+async fn content_art(Path((kind, file)): Path<(String, String)>) -> Response {
+    let svg = file.strip_suffix(".svg").and_then(|slug| covers_engine::content::artwork_svg(slug, &kind));
+    match svg {
+        Some(svg) => {
+            let mut response = svg.into_response();
+            let h = response.headers_mut();
+            h.insert(axum::http::header::CONTENT_TYPE, axum::http::HeaderValue::from_static("image/svg+xml"));
+            h.insert(axum::http::header::X_CONTENT_TYPE_OPTIONS, axum::http::HeaderValue::from_static("nosniff"));
+            response
+        }
+        None => ApiError::new(Code::NotFound, "no such artwork").into_response(),
     }
 }
 
