@@ -7,6 +7,8 @@
 //! * [`content`]: titles behind the `ContentProvider` trait; the built-in offline catalogue with
 //!   generated artwork.
 //! * [`decals`]: the decal catalogue, the project's own generic artwork as SVG.
+//! * [`scene`]: a design drawn as SVG at the export resolution (artwork, texts, decals by layer,
+//!   guides for previews).
 //! * [`intent`]: the compose intent v1, read field by field (invalid optional fields dropped and
 //!   reported), and its JSON Schema.
 //!
@@ -16,5 +18,6 @@ pub mod content;
 pub mod decals;
 pub mod formats;
 pub mod intent;
+pub mod scene;
 
 pub use formats::{catalogue, find, find_with, panel_choices, Fold, Format, Kind, Panel, Shape, EXPORT_DPI};

@@ -1,0 +1,277 @@
+//! One scene per design, drawn as SVG at the export resolution: the sheet with its bleed, the
+//! background, the title's artwork and texts laid out on the format's panels, the decals and
+//! texts of the intent by layer, and (for previews) the trim, fold and safe-area guides.
+//!
+//! Coordinates of the intent are percent of the trimmed sheet, by the element's centre; the SVG
+//! user unit is one pixel at [`crate::EXPORT_DPI`], with the trimmed sheet's top-left corner at
+//! (bleed, bleed).
+
+use std::fmt::Write;
+
+use crate::content::{artwork_svg, Title};
+use crate::formats::{px, Fold, Format, Kind, Shape};
+use crate::intent::{DecalPlacement, Intent};
+
+/// What to draw besides the artwork.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Guides {
+    /// Trim, folds and safe area as thin lines (previews in the designer).
+    pub show: bool,
+}
+
+fn esc(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+}
+
+/// The inner markup of an SVG document (what is between its outer tags) and its viewBox size.
+fn inner(svg: &str) -> Option<(&str, f64, f64)> {
+    let open_end = svg.find('>')?;
+    let close = svg.rfind("</svg>")?;
+    let head = &svg[..open_end];
+    let vb = head.split("viewBox=\"").nth(1)?.split('"').next()?;
+    let nums: Vec<f64> = vb.split_whitespace().filter_map(|n| n.parse().ok()).collect();
+    (nums.len() == 4).then(|| (&svg[open_end + 1..close], nums[2], nums[3]))
+}
+
+/// A catalogue or built-in artwork decal's SVG.
+fn decal_svg(id: &str) -> Option<String> {
+    if let Some(d) = crate::decals::find(id) {
+        return Some(d.svg);
+    }
+    let (kind, slug) = id.strip_prefix("builtin:")?.split_once('/')?;
+    artwork_svg(slug, kind)
+}
+
+/// Places an SVG's content in the box `(x, y, w, h)` (px), scaled to fit without distortion
+/// unless `stretch`.
+fn place(out: &mut String, svg: &str, (x, y, w, h): (f64, f64, f64, f64), stretch: bool, filter: &str) {
+    let Some((body, vw, vh)) = inner(svg) else { return };
+    let (sx, sy) = if stretch {
+        (w / vw, h / vh)
+    } else {
+        let s = (w / vw).min(h / vh);
+        (s, s)
+    };
+    let (ox, oy) = (x + (w - vw * sx) / 2.0, y + (h - vh * sy) / 2.0);
+    let _ = write!(out, "<g transform=\"translate({ox:.1} {oy:.1}) scale({sx:.5} {sy:.5})\"{filter}>{body}</g>");
+}
+
+fn text_block(
+    out: &mut String,
+    text: &str,
+    (cx, cy): (f64, f64),
+    size: f64,
+    weight: u16,
+    color: &str,
+    letter_spacing: f64,
+) {
+    let lines: Vec<&str> = text.lines().collect();
+    let top = cy - size * 1.2 * (lines.len() as f64 - 1.0) / 2.0;
+    for (i, line) in lines.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<text x=\"{cx:.1}\" y=\"{:.1}\" font-family=\"sans-serif\" font-size=\"{size:.1}\" font-weight=\"{weight}\" letter-spacing=\"{:.2}\" fill=\"{color}\" text-anchor=\"middle\" dominant-baseline=\"central\">{}</text>",
+            top + size * 1.2 * i as f64,
+            letter_spacing / 100.0 * size,
+            esc(line)
+        );
+    }
+}
+
+/// The SVG of a design at `dpi`.
+pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32, guides: Guides) -> String {
+    let bleed = f64::from(px(format.bleed_mm, dpi));
+    let (tw, th) = (f64::from(px(format.width_mm, dpi)), f64::from(px(format.height_mm, dpi)));
+    let (sw, sh) = (tw + 2.0 * bleed, th + 2.0 * bleed);
+    let background = intent.background.clone().unwrap_or_else(|| "#111111".to_owned());
+    let ink = intent.label_color.clone().unwrap_or_else(|| "#ffffff".to_owned());
+    let hidden = |field: &str| intent.hide.contains(&field);
+    let mut out =
+        format!("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {sw} {sh}\" width=\"{sw}\" height=\"{sh}\">");
+    if let Shape::Disc { hole_mm } = format.shape {
+        let r = tw / 2.0;
+        let hole = f64::from(px(hole_mm, dpi)) / 2.0;
+        let _ = write!(out, "<defs><mask id=\"disc\"><rect width=\"{sw}\" height=\"{sh}\" fill=\"#000\"/><circle cx=\"{c:.1}\" cy=\"{c:.1}\" r=\"{r:.1}\" fill=\"#fff\"/><circle cx=\"{c:.1}\" cy=\"{c:.1}\" r=\"{hole:.1}\" fill=\"#000\"/></mask></defs><g mask=\"url(#disc)\">", c = bleed + r);
+    }
+    let _ = write!(out, "<rect width=\"{sw}\" height=\"{sh}\" fill=\"{background}\"/>");
+    let to_px = |x_pct: f64, y_pct: f64| (bleed + tw * x_pct / 100.0, bleed + th * y_pct / 100.0);
+    let decals = |out: &mut String, layer: &str| {
+        for d in intent.decals.iter().filter(|d| d.layer == layer) {
+            draw_decal(out, d, tw, th, bleed);
+        }
+    };
+    decals(&mut out, "background");
+    // The title's artwork and texts on the panels.
+    let panel = |name: &str| format.panels.iter().find(|p| p.name == name);
+    if let Some(t) = title {
+        let front = panel("front").or_else(|| panel("label")).or_else(|| format.panels.first());
+        if let Some(f) = front {
+            let (x, y, w, h) = (
+                bleed + f64::from(px(f.x, dpi)),
+                bleed + f64::from(px(f.y, dpi)),
+                f64::from(px(f.width, dpi)),
+                f64::from(px(f.height, dpi)),
+            );
+            let art = if format.kind == Kind::Audio { "cover" } else { "poster" };
+            if !hidden("poster") {
+                if let Some(svg) = t.artwork.iter().find(|a| a.kind == art).and_then(|a| decal_svg(&a.id)) {
+                    place(&mut out, &svg, (x, y, w, h), format.kind == Kind::Video, "");
+                }
+            }
+            if !hidden("title") {
+                let title = intent.overrides.get("title").map(String::as_str).unwrap_or(t.title);
+                text_block(&mut out, title, (x + w / 2.0, y + h * 0.12), (h * 0.06).min(w * 0.09), 800, &ink, 0.0);
+            }
+        }
+        if let Some(s) = panel("spine").filter(|_| !hidden("spineTitle")) {
+            let (x, w) = (bleed + f64::from(px(s.x, dpi)), f64::from(px(s.width, dpi)));
+            let _ = write!(
+                out,
+                "<text transform=\"translate({:.1} {:.1}) rotate(90)\" font-family=\"sans-serif\" font-weight=\"800\" font-size=\"{:.1}\" fill=\"{ink}\" text-anchor=\"middle\" dominant-baseline=\"central\">{}</text>",
+                x + w / 2.0,
+                bleed + th / 2.0,
+                w * 0.55,
+                esc(intent.overrides.get("title").map(String::as_str).unwrap_or(t.title))
+            );
+        }
+        let back = panel("back").or_else(|| panel("inside")).or_else(|| panel("flap"));
+        if let Some(b) = back {
+            let (x, w) = (bleed + f64::from(px(b.x, dpi)), f64::from(px(b.width, dpi)));
+            let size = th * 0.028;
+            let mut y = bleed + th * 0.1;
+            let lines: Vec<String> = if t.tracks.is_empty() {
+                let synopsis = intent.overrides.get("synopsis").map(String::as_str).unwrap_or(t.synopsis);
+                if hidden("synopsis") {
+                    Vec::new()
+                } else {
+                    wrap_words(synopsis, ((w / size) * 1.7) as usize)
+                }
+            } else if hidden("tracklist") {
+                Vec::new()
+            } else {
+                // Side A and side B: the first half of the tracks (rounded up), then the rest.
+                let half = t.tracks.len().div_ceil(2);
+                let mut l = vec!["SIDE A".to_owned()];
+                l.extend(
+                    t.tracks[..half]
+                        .iter()
+                        .map(|tr| format!("{}  {}:{:02}", tr.title, tr.seconds / 60, tr.seconds % 60)),
+                );
+                l.push("SIDE B".to_owned());
+                l.extend(
+                    t.tracks[half..]
+                        .iter()
+                        .map(|tr| format!("{}  {}:{:02}", tr.title, tr.seconds / 60, tr.seconds % 60)),
+                );
+                l
+            };
+            for line in lines {
+                text_block(&mut out, &line, (x + w / 2.0, y), size, 400, &ink, 0.0);
+                y += size * 1.4;
+            }
+        }
+    }
+    decals(&mut out, "under");
+    for t in &intent.texts {
+        let (cx, cy) = to_px(t.x, t.y);
+        text_block(&mut out, &t.text, (cx, cy), th * t.size / 100.0, t.weight, &t.color, t.letter_spacing);
+    }
+    decals(&mut out, "over");
+    if matches!(format.shape, Shape::Disc { .. }) {
+        out.push_str("</g>");
+    }
+    if guides.show {
+        let stroke = f64::from(dpi) / 150.0;
+        let _ = write!(out, "<g fill=\"none\" stroke-width=\"{stroke:.1}\"><rect x=\"{bleed}\" y=\"{bleed}\" width=\"{tw}\" height=\"{th}\" stroke=\"#e63946\"/>");
+        let safe = f64::from(px(format.safe_mm, dpi));
+        let _ = write!(out, "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" stroke=\"#2a9d8f\" stroke-dasharray=\"{d} {d}\"/>", bleed + safe, bleed + safe, tw - 2.0 * safe, th - 2.0 * safe, d = stroke * 4.0);
+        for f in &format.folds {
+            match f {
+                Fold::Vertical(x) => {
+                    let x = bleed + f64::from(px(*x, dpi));
+                    let _ = write!(out, "<line x1=\"{x}\" y1=\"0\" x2=\"{x}\" y2=\"{sh}\" stroke=\"#457b9d\" stroke-dasharray=\"{d} {d}\"/>", d = stroke * 6.0);
+                }
+                Fold::Horizontal(y) => {
+                    let y = bleed + f64::from(px(*y, dpi));
+                    let _ = write!(out, "<line x1=\"0\" y1=\"{y}\" x2=\"{sw}\" y2=\"{y}\" stroke=\"#457b9d\" stroke-dasharray=\"{d} {d}\"/>", d = stroke * 6.0);
+                }
+            }
+        }
+        out.push_str("</g>");
+    }
+    out.push_str("</svg>");
+    out
+}
+
+fn draw_decal(out: &mut String, d: &DecalPlacement, tw: f64, th: f64, bleed: f64) {
+    let Some(svg) = decal_svg(&d.source) else { return };
+    let Some((_, vw, vh)) = inner(&svg) else { return };
+    let natural_w = d.width.map(|w| tw * w / 100.0).unwrap_or(vw / 2.0) * d.scale;
+    let w = natural_w * d.stretch;
+    let h = natural_w * vh / vw;
+    let (cx, cy) = (bleed + tw * d.x / 100.0, bleed + th * d.y / 100.0);
+    let filter = match (d.colorize, &d.color) {
+        ("solid", Some(c)) | ("tint", Some(c)) => format!(" fill=\"{c}\" style=\"fill:{c}\""),
+        _ => String::new(),
+    };
+    place(out, &svg, (cx - w / 2.0, cy - h / 2.0, w, h), true, &filter);
+}
+
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width.max(10) {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::{Builtin, ContentProvider};
+    use crate::intent::{parse, ContentType};
+    use serde_json::json;
+
+    #[test]
+    fn a_design_draws_its_art_texts_and_decals_at_export_size() {
+        let (intent, _) = parse(&json!({ "format": "dvd-cover", "decals": [{ "id": "stickers/new", "x": 90, "y": 10, "width": 10 }],
+            "texts": [{ "text": "<Restored>", "x": 75, "y": 90, "size": 3 }], "style": { "background": { "color": "#123456" } } }))
+        .unwrap();
+        let title = &Builtin.search(ContentType::Movie, "Metropolis").unwrap()[0];
+        let format = crate::formats::find("dvd-cover").unwrap();
+        let svg = render(&format, &intent, Some(title), 600, Guides { show: true });
+        assert!(
+            svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 6600 4463\""),
+            "{}",
+            &svg[..120]
+        );
+        assert!(svg.contains("fill=\"#123456\""));
+        assert!(svg.contains("METROPOLIS") && svg.contains(">Metropolis<"), "poster art and title text");
+        assert!(svg.contains("&lt;Restored&gt;"), "texts are escaped");
+        assert!(svg.contains(">NEW<"), "the decal");
+        assert!(svg.contains("stroke=\"#e63946\""), "trim guide");
+        let clean = render(&format, &intent, Some(title), 600, Guides { show: false });
+        assert!(!clean.contains("stroke=\"#e63946\""));
+    }
+
+    #[test]
+    fn albums_split_their_tracks_over_two_sides() {
+        let (intent, _) = parse(&json!({ "format": "jcard" })).unwrap();
+        let album = &Builtin.search(ContentType::Album, "Midnight Static").unwrap()[0];
+        let svg = render(&crate::formats::find("jcard").unwrap(), &intent, Some(album), 600, Guides { show: false });
+        let a = svg.find("SIDE A").unwrap();
+        let b = svg.find("SIDE B").unwrap();
+        let fifth = svg.find("Tracking Error").unwrap();
+        assert!(a < b && b < fifth, "8 tracks: 4 on side A, 4 on side B");
+    }
+}
