@@ -104,11 +104,55 @@ fn formats_and_their_geometry() {
         &[schema_file.to_str().unwrap(), &example.to_string()],
     );
     assert_eq!(verdict.trim(), "True False");
-    assert_eq!(
-        request(c.addr, "GET", "/api/compose?format=jcard", &[], None).status,
-        501,
-        "composing by link comes with the designer"
+    // Compose by POST: the designer's address, what was applied and what was dropped.
+    let body = serde_json::json!({ "v": 1, "format": "dvd-cover", "content": { "type": "movie", "query": "Metropolis 1927" },
+        "style": { "finish": "shiny", "labelColor": "#ffea80" }, "decals": [{ "id": "stickers/new", "x": 85, "y": 12 }, { "id": "builtin:logo/metropolis-1927", "y": 20 }],
+        "texts": [{ "text": "Restored", "x": 75, "y": 92 }], "bogus": true });
+    let r = request(
+        c.addr,
+        "POST",
+        "/api/compose",
+        &[("Content-Type", "application/json")],
+        Some(body.to_string().as_bytes()),
     );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let composed = r.json();
+    let unsupported: Vec<&str> =
+        composed["unsupported"].as_array().unwrap().iter().map(|u| u["field"].as_str().unwrap()).collect();
+    assert!(unsupported.contains(&"bogus") && unsupported.contains(&"style.finish"), "{unsupported:?}");
+    assert!(composed["applied"].as_array().unwrap().iter().any(|a| a == "decals[1]"));
+    assert_eq!(composed["content"]["id"], "builtin:movie/metropolis-1927");
+    let url = composed["url"].as_str().unwrap();
+    let path = &url[url.find("/design/").unwrap()..];
+    assert!(path.len() > "/design/".len() + 20, "an unguessable id: {path}");
+    let page = request(c.addr, "GET", path, &[], None);
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("Metropolis (1927)") && page.body.contains("<svg") && page.body.contains("METROPOLIS"));
+    let preview = request(c.addr, "GET", &format!("{path}/preview.svg"), &[], None);
+    assert_eq!(preview.header("content-type"), Some("image/svg+xml"));
+    let preview_file = dir.path().join("preview.svg");
+    std::fs::write(&preview_file, &preview.body).unwrap();
+    let root = common::run_python(
+        "import sys, xml.etree.ElementTree as ET\nprint(ET.parse(sys.argv[1]).getroot().get('width'))",
+        &[preview_file.to_str().unwrap()],
+    );
+    assert_eq!(root.trim(), (774 + 18).to_string(), "10.75 in at 72 px/in plus 1/8 in of bleed each side");
+    // Errors: no or an unknown format is a 400; an unknown catalogue decal a 422, never a blank.
+    let r = request(c.addr, "POST", "/api/compose", &[], Some(br#"{"format":"betamax"}"#));
+    assert_eq!((r.status, r.json()["field"].as_str()), (400, Some("format")));
+    let r =
+        request(c.addr, "POST", "/api/compose", &[], Some(br#"{"format":"jcard","decals":[{"id":"stickers/none"}]}"#));
+    assert_eq!(
+        (r.status, r.json()["code"].as_str(), r.json()["field"].as_str()),
+        (422, Some("UNKNOWN_DECAL"), Some("decals[0].id"))
+    );
+    // The link form redirects to the designer; an unmatched search still lands there.
+    let r = request(c.addr, "GET", "/api/compose?format=jcard&q=Nothing%20Like%20This&color=ffea80&hide=qr", &[], None);
+    assert_eq!(r.status, 303);
+    let location = r.header("location").unwrap().to_owned();
+    let landed = request(c.addr, "GET", &location[location.find("/design/").unwrap()..], &[], None);
+    assert!(landed.status == 200 && landed.body.contains("New design") && landed.body.contains("Cassette J-card"));
+    assert_eq!(request(c.addr, "GET", "/design/doesnotexist", &[], None).status, 404);
     // Content: search, lookups by namespaced id, generated artwork usable as decals.
     let found = request(
         c.addr,

@@ -18,6 +18,10 @@ pub enum Code {
     NotFound,
     /// A field or parameter is invalid (`field` names it).
     ValidationError,
+    /// A catalogue decal id in an intent does not exist (never a blank).
+    UnknownDecal,
+    /// Storage is unavailable; nothing was written.
+    Unavailable,
 }
 
 impl ProblemCode for Code {
@@ -25,7 +29,7 @@ impl ProblemCode for Code {
     const VALIDATION: Code = Code::ValidationError;
 
     fn all() -> &'static [Code] {
-        &[Code::NotFound, Code::ValidationError]
+        &[Code::NotFound, Code::ValidationError, Code::UnknownDecal, Code::Unavailable]
     }
 
     fn info(self) -> CodeInfo {
@@ -48,6 +52,24 @@ impl ProblemCode for Code {
                 retry: "No.",
                 extras: &["field"],
             },
+            Code::UnknownDecal => CodeInfo {
+                name: "UNKNOWN_DECAL",
+                status: 422,
+                statuses: "",
+                title: "Unknown decal",
+                meaning: "An intent places a catalogue decal id that does not exist; `field` names the placement.",
+                retry: "No.",
+                extras: &["field"],
+            },
+            Code::Unavailable => CodeInfo {
+                name: "UNAVAILABLE",
+                status: 503,
+                statuses: "",
+                title: "Unavailable",
+                meaning: "Storage is unavailable; nothing was written.",
+                retry: "Yes, with backoff.",
+                extras: &[],
+            },
         }
     }
 }
@@ -59,6 +81,8 @@ pub type ApiError = Problem<Code>;
 pub struct AppState {
     /// Public base URL and request metrics, for the middleware.
     pub observer: Arc<Observer>,
+    /// Composed designs.
+    pub store: crate::store::Store,
 }
 
 /// Every route.
@@ -71,7 +95,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/content/search", get(content_search))
         .route("/api/v1/content/art/{kind}/{file}", get(content_art))
         .route("/api/v1/content/{type}/{id}", get(content_get))
-        .route("/api/compose", get(compose_link))
+        .route("/api/compose", get(crate::designs::compose_link).post(crate::designs::compose_post))
+        .route("/design/{id}", get(crate::designs::designer))
+        .route("/design/{id}/preview.svg", get(crate::designs::preview))
         .route("/api/v1/errors", get(errors))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(state.observer.clone(), observe))
@@ -163,7 +189,7 @@ fn content_type(name: &str) -> Option<covers_engine::intent::ContentType> {
 }
 
 /// The providers, in the order they are tried (only the built-in catalogue so far).
-fn providers() -> Vec<Box<dyn covers_engine::content::ContentProvider>> {
+pub fn providers() -> Vec<Box<dyn covers_engine::content::ContentProvider>> {
     vec![Box::new(covers_engine::content::Builtin)]
 }
 
@@ -231,20 +257,6 @@ async fn content_art(Path((kind, file)): Path<(String, String)>) -> Response {
         }
         None => ApiError::new(Code::NotFound, "no such artwork").into_response(),
     }
-}
-
-/// GET /api/compose: with no parameters, the intent's JSON Schema. (Composing by link, with
-/// parameters, comes with the designer.)
-async fn compose_link(RawQuery(query): RawQuery) -> Response {
-    if query.as_deref().unwrap_or("").is_empty() {
-        return Json(covers_engine::intent::schema()).into_response();
-    }
-    ApiError::new(
-        Code::NotFound,
-        "composing by link is not available yet; GET /api/compose without parameters gives the intent schema",
-    )
-    .status(axum::http::StatusCode::NOT_IMPLEMENTED)
-    .into_response()
 }
 
 /// GET /api/v1/errors: the error reference page.

@@ -26,7 +26,7 @@ enum Command {
         /// Address to listen on.
         #[arg(long, env = "COVERS_LISTEN", default_value = "127.0.0.1:8090")]
         listen: SocketAddr,
-        /// Directory of the service's data (its database, later).
+        /// Directory of the service's data (its database).
         #[arg(long, env = "COVERS_DATA_DIR", default_value = "./covers-data")]
         data_dir: PathBuf,
         /// TOML configuration (read when present; its settings come with issues 16 to 18).
@@ -71,7 +71,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 let base = public_base_url
                     .map(|b| b.trim_end_matches('/').to_owned())
                     .unwrap_or_else(|| format!("http://{bound}"));
-                let state = Arc::new(AppState { observer: Arc::new(Observer::new(base)) });
+                let store = crate::store::Store::open(&data_dir.join(crate::store::DATABASE_FILE))
+                    .map_err(|e| anyhow::anyhow!("opening the database: {e}"))?;
+                let state = Arc::new(AppState { observer: Arc::new(Observer::new(base)), store });
                 println!("listening on http://{bound}/api/v1");
                 service_kit::shutdown::serve_until(listener, router(state), service_kit::shutdown::signal()).await?;
                 tracing::info!("stopped");

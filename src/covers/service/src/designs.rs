@@ -1,0 +1,194 @@
+//! Composing designs and the designer page: `POST /api/compose` (an intent in, the designer's
+//! address out with `applied` and `unsupported`), `GET /api/compose?format=...` (the link form:
+//! builds the same intent from query parameters and redirects with 303), `GET /design/{id}`
+//! (the designer, so far the preview with its guides) and `GET /design/{id}/preview.svg`.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::Json;
+use covers_engine::content::Title;
+use covers_engine::intent::{self, Intent, IntentError, Report};
+use covers_engine::scene::{self, Guides};
+use serde_json::{json, Map, Value};
+use service_kit::period::unix_now;
+
+use crate::api::{providers, ApiError, AppState, Code};
+
+/// Largest request body accepted (the contract's 4.5 MB).
+pub const MAX_BODY: usize = 4_500_000;
+
+fn intent_error(e: IntentError) -> ApiError {
+    match e {
+        IntentError::Invalid { field, reason } => ApiError::validation(&field, reason),
+        IntentError::UnknownDecal { field, id } => {
+            ApiError::new(Code::UnknownDecal, format!("no decal {id:?} in the catalogue (GET /api/v1/decals)"))
+                .with("field", field)
+        }
+    }
+}
+
+/// The best match of the intent's content query, from the providers in order.
+fn find_title(intent: &Intent) -> Option<Title> {
+    let query = intent.content.as_ref()?;
+    providers().iter().find_map(|p| p.search(query.kind, &query.query).ok()?.into_iter().next())
+}
+
+/// Validates, resolves the content and keeps the design; the designer's address and the report.
+fn compose(state: &AppState, body: &Value) -> Result<(String, Report, Option<Title>), ApiError> {
+    let (intent, mut report) = intent::parse(body).map_err(intent_error)?;
+    let title = find_title(&intent);
+    if intent.content.is_some() && title.is_none() {
+        report.unsupported.push(intent::Unsupported {
+            field: "content.query".into(),
+            reason: "no title matched; the designer opens with the fields empty".into(),
+        });
+    }
+    let stored = serde_json::to_value(&intent).unwrap_or(Value::Null);
+    let id = state
+        .store
+        .put_composed(&stored, title.as_ref().map(|t| t.id.as_str()), unix_now())
+        .map_err(|e| ApiError::new(Code::Unavailable, format!("storage: {e}")))?;
+    Ok((format!("{}/design/{id}", state.observer.base_url), report, title))
+}
+
+/// POST /api/compose.
+pub async fn compose_post(State(state): State<Arc<AppState>>, body: Body) -> Response {
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
+        return ApiError::validation("body", "the body is larger than 4.5 MB")
+            .status(StatusCode::PAYLOAD_TOO_LARGE)
+            .into_response();
+    };
+    let value: Value = match serde_json::from_slice(&bytes) {
+        Ok(v) => v,
+        Err(e) => return ApiError::validation("body", format!("the body is not valid JSON: {e}")).into_response(),
+    };
+    match compose(&state, &value) {
+        Ok((url, report, title)) => Json(json!({
+            "url": url,
+            "applied": report.applied,
+            "unsupported": report.unsupported,
+            "content": title.map(|t| json!({ "id": t.id, "title": t.title, "year": t.year })),
+        }))
+        .into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// GET /api/compose: the schema without parameters; otherwise the link form.
+pub async fn compose_link(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Response {
+    let query = query.unwrap_or_default();
+    if query.is_empty() {
+        return Json(intent::schema()).into_response();
+    }
+    let params: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+    let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    let mut body = Map::new();
+    body.insert("v".into(), 1.into());
+    if let Some(f) = get("format") {
+        body.insert("format".into(), f.into());
+    }
+    if let Some(q) = get("q") {
+        let mut content = json!({ "query": q });
+        if let Some(t) = get("type") {
+            content["type"] = t.into();
+        }
+        body.insert("content".into(), content);
+    }
+    let mut style = Map::new();
+    if let Some(c) = get("color") {
+        style.insert("labelColor".into(), c.into());
+    }
+    if let Some(c) = get("bg") {
+        style.insert("background".into(), json!({ "color": c }));
+    }
+    if let Some(f) = get("font") {
+        style.insert("font".into(), f.into());
+    }
+    if let Some(f) = get("finish") {
+        style.insert("finish".into(), f.into());
+    }
+    if !style.is_empty() {
+        body.insert("style".into(), Value::Object(style));
+    }
+    if let Some(h) = get("hide") {
+        body.insert(
+            "layout".into(),
+            json!({ "hide": h.split(',').map(str::trim).filter(|s| !s.is_empty()).collect::<Vec<_>>() }),
+        );
+    }
+    for key in intent::OVERRIDES {
+        if let Some(v) = get(key) {
+            body.insert(key.into(), v.into());
+        }
+    }
+    match compose(&state, &Value::Object(body)) {
+        Ok((url, _, _)) => {
+            let mut response = StatusCode::SEE_OTHER.into_response();
+            if let Ok(v) = HeaderValue::from_str(&url) {
+                response.headers_mut().insert(header::LOCATION, v);
+            }
+            response
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The stored design, its format, intent and title.
+fn load(state: &AppState, id: &str) -> Option<(covers_engine::Format, Intent, Option<Title>)> {
+    let composed = state.store.composed(id, unix_now(), crate::store::COMPOSED_TTL_SECONDS).ok()??;
+    let (intent, _) = intent::parse(&composed.intent).ok()?;
+    let format = covers_engine::find(&intent.format)?;
+    let title = composed.title.as_deref().and_then(|t| {
+        let (ns, rest) = t.split_once(':')?;
+        providers().into_iter().find(|p| p.namespace() == ns)?.get(rest).ok()?
+    });
+    Some((format, intent, title))
+}
+
+fn esc(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// GET /design/{id}: the designer (so far: the design with its trim, safe-area and fold guides).
+pub async fn designer(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+    let Some((format, intent, title)) = load(&state, &id) else {
+        return (StatusCode::NOT_FOUND, Html("<!DOCTYPE html><title>No such design</title><p>No such design (composed designs are kept for 30 days).</p>".to_owned())).into_response();
+    };
+    let svg = scene::render(&format, &intent, title.as_ref(), 72, Guides { show: true });
+    let heading =
+        title.as_ref().map(|t| format!("{} ({})", t.title, t.year)).unwrap_or_else(|| "New design".to_owned());
+    let page = format!(
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{h} · {f}</title><meta name=\"robots\" content=\"noindex\"></head><body><h1>{h}</h1><p>{f}: {w} × {hh} mm, bleed {b} mm. <a href=\"/design/{id}/preview.svg\" download>Download the preview</a></p><div class=\"sheet\">{svg}</div></body></html>",
+        h = esc(&heading),
+        f = esc(format.name),
+        w = format.width_mm.round(),
+        hh = format.height_mm.round(),
+        b = format.bleed_mm,
+    );
+    let mut response = Html(page).into_response();
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+        ),
+    );
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    response
+}
+
+/// GET /design/{id}/preview.svg: the design without guides, at preview scale (72 px per inch).
+pub async fn preview(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+    let Some((format, intent, title)) = load(&state, &id) else {
+        return ApiError::new(Code::NotFound, "no such design").into_response();
+    };
+    let mut response = scene::render(&format, &intent, title.as_ref(), 72, Guides { show: false }).into_response();
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    response
+}
