@@ -524,7 +524,8 @@ fn generated_clues_join_the_collection_as_ai_when_their_token_verifies() {
             .map(|c| c["source"].as_str().unwrap().to_owned())
     };
     let text = clue["text"].as_str().unwrap().to_owned();
-    wait_for("the clue additions", || source_of("cat", &text).is_some());
+    // The additions run after the publish, entry by entry: wait for the last one (5-across).
+    wait_for("the clue additions", || source_of("cat", &text).is_some() && source_of("wet", "Damp").is_some());
     assert_eq!(source_of("cat", &text).as_deref(), Some("ai"));
     assert_eq!(source_of("ode", "Lyric poem").as_deref(), Some("original"), "a token that does not verify");
     assert_eq!(source_of("wet", "Damp").as_deref(), Some("original"));

@@ -42,7 +42,7 @@ pub const SESSION_ID_MAX: usize = 128;
 pub const LOCKED_MAX: usize = MAX_SIZE * MAX_SIZE;
 
 /// The `grid` field: [`MIN_SIZE`] to [`MAX_SIZE`] strings.
-fn grid_rows(body: &Map<String, Value>) -> ApiResult<Vec<String>> {
+pub(super) fn grid_rows(body: &Map<String, Value>) -> ApiResult<Vec<String>> {
     let rows = match body.get("grid") {
         Some(Value::Array(rows)) => rows,
         Some(_) => return Err(ApiError::validation("grid", "`grid` must be an array of strings, one per row")),
@@ -64,7 +64,9 @@ fn grid_rows(body: &Map<String, Value>) -> ApiResult<Vec<String>> {
         .collect()
 }
 
-fn grid_error(e: GridError) -> ApiError {
+/// A grid refused by the fill engine, as the contract's problem (`row` and `col` of the first
+/// bad cell).
+pub(super) fn grid_error(e: GridError) -> ApiError {
     let mut err = ApiError::validation("grid", e.message);
     if let (Some(r), Some(c)) = (e.row, e.col) {
         err = err.with("row", r).with("col", c);

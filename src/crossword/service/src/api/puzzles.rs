@@ -23,6 +23,7 @@ use service_kit::period::{current_period, rfc3339_millis, unix_now_millis};
 use super::auth::{internal, metered};
 use super::error::{ApiError, ApiResult, Code};
 use super::extract::{json_object, language, opt_bool, query_pairs, query_param, read_body, IntField};
+use super::fill::grid_error;
 use super::quota;
 use super::state::{AppState, Caller};
 use crate::puzzles::{self as jobs, SHOWCASE_QUEUE_CAP};
@@ -168,26 +169,10 @@ fn cut(text: &str, max: usize) -> String {
 }
 
 fn grid_field(body: &Map<String, Value>) -> ApiResult<Option<Vec<String>>> {
-    let Some(value) = body.get("grid").filter(|v| !v.is_null()) else { return Ok(None) };
-    let Some(rows) = value.as_array() else {
-        return Err(ApiError::validation("grid", "`grid` must be an array of strings, one per row"));
-    };
-    let (min, max) = (crossword_fill::grid::MIN_SIZE, crossword_fill::grid::MAX_SIZE);
-    if !(min..=max).contains(&rows.len()) {
-        return Err(ApiError::validation(
-            "grid",
-            format!("`grid` must have {min} to {max} rows; it has {}", rows.len()),
-        ));
+    match body.get("grid") {
+        None | Some(Value::Null) => Ok(None),
+        Some(_) => super::fill::grid_rows(body).map(Some),
     }
-    rows.iter()
-        .enumerate()
-        .map(|(i, r)| {
-            r.as_str()
-                .map(str::to_owned)
-                .ok_or_else(|| ApiError::validation(&format!("grid[{i}]"), format!("`grid[{i}]` must be a string")))
-        })
-        .collect::<ApiResult<Vec<String>>>()
-        .map(Some)
 }
 
 fn clues_field(body: &Map<String, Value>) -> ApiResult<Option<Vec<(Direction, u32, SentClue)>>> {
@@ -305,14 +290,6 @@ fn read_fields(body: &Map<String, Value>, title_min: usize) -> ApiResult<Fields>
         show_profile: opt_bool(body, "showProfile")?,
         no_index: opt_bool(body, "noIndex")?,
     })
-}
-
-fn grid_error(e: crossword_fill::GridError) -> ApiError {
-    let mut err = ApiError::validation("grid", e.message);
-    if let (Some(r), Some(c)) = (e.row, e.col) {
-        err = err.with("row", r).with("col", c);
-    }
-    err
 }
 
 /// Applies the sent clues to a clue set for `entries`: every number must start an entry of its
