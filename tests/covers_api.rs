@@ -41,6 +41,17 @@ fn start() -> Covers {
     Covers { addr, child, _dir: dir }
 }
 
+/// Width, height, a 600-DPI-or-preview `pHYs` chunk and an `sRGB` chunk of a PNG, read with
+/// Python's standard library (chunk by chunk).
+fn read_png(path: &std::path::Path) -> String {
+    common::run_python(
+        "import sys, struct\nd = open(sys.argv[1], 'rb').read()\nassert d[:8] == b'\\x89PNG\\r\\n\\x1a\\n'\ni = 8\nchunks = {}\nwhile i < len(d):\n    n, t = struct.unpack('>I4s', d[i:i+8]); chunks[t] = d[i+8:i+8+n]; i += 12 + n\nw, h = struct.unpack('>II', chunks[b'IHDR'][:8])\nx, y, unit = struct.unpack('>IIB', chunks[b'pHYs'])\nprint(w, h, unit == 1 and x == y and x > 0, b'sRGB' in chunks)",
+        &[path.to_str().unwrap()],
+    )
+    .trim()
+    .to_owned()
+}
+
 #[test]
 fn formats_and_their_geometry() {
     let mut c = start();
@@ -137,6 +148,22 @@ fn formats_and_their_geometry() {
         &[preview_file.to_str().unwrap()],
     );
     assert_eq!(root.trim(), (774 + 18).to_string(), "10.75 in at 72 px/in plus 1/8 in of bleed each side");
+    // The preview PNG: 1200 px wide, its resolution and colour space recorded, read by Python.
+    let png = service_kit::http_client::Request::new("GET", &format!("{path}/preview.png")).send(c.addr).unwrap();
+    assert_eq!(png.header("content-type"), Some("image/png"));
+    let png_file = dir.path().join("preview.png");
+    std::fs::write(&png_file, &png.body).unwrap();
+    assert_eq!(read_png(&png_file), "1200 812 True True", "the 792 x 536 px preview sheet scaled to 1200 px wide");
+    // The command line renders the same design at 600 DPI.
+    let intent_file = dir.path().join("intent.json");
+    std::fs::write(&intent_file, body.to_string()).unwrap();
+    let full = dir.path().join("full.png");
+    let ok = Command::new(env!("CARGO_BIN_EXE_covers"))
+        .args(["render", intent_file.to_str().unwrap(), "--output", "png", "-o", full.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    assert_eq!(read_png(&full), "6600 4463 True True", "10.75 x 7.188 in plus 1/8 in bleed at 600 DPI");
     // Errors: no or an unknown format is a 400; an unknown catalogue decal a 422, never a blank.
     let r = request(c.addr, "POST", "/api/compose", &[], Some(br#"{"format":"betamax"}"#));
     assert_eq!((r.status, r.json()["field"].as_str()), (400, Some("format")));

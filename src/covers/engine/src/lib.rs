@@ -9,6 +9,8 @@
 //! * [`decals`]: the decal catalogue, the project's own generic artwork as SVG.
 //! * [`scene`]: a design drawn as SVG at the export resolution (artwork, texts, decals by layer,
 //!   guides for previews).
+//! * [`raster`]: the SVG drawn with resvg into PNG (previews, and 600 DPI files with `pHYs` and
+//!   `sRGB`), images from files or the network refused.
 //! * [`intent`]: the compose intent v1, read field by field (invalid optional fields dropped and
 //!   reported), and its JSON Schema.
 //!
@@ -18,6 +20,7 @@ pub mod content;
 pub mod decals;
 pub mod formats;
 pub mod intent;
+pub mod raster;
 pub mod scene;
 
 pub use formats::{catalogue, find, find_with, panel_choices, Fold, Format, Kind, Panel, Shape, EXPORT_DPI};

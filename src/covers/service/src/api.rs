@@ -83,6 +83,8 @@ pub struct AppState {
     pub observer: Arc<Observer>,
     /// Composed designs.
     pub store: crate::store::Store,
+    /// Fonts of renders.
+    pub fonts: Arc<covers_engine::raster::Fonts>,
 }
 
 /// Every route.
@@ -98,6 +100,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/compose", get(crate::designs::compose_link).post(crate::designs::compose_post))
         .route("/design/{id}", get(crate::designs::designer))
         .route("/design/{id}/preview.svg", get(crate::designs::preview))
+        .route("/design/{id}/preview.png", get(crate::designs::preview_png))
         .route("/api/v1/errors", get(errors))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(state.observer.clone(), observe))

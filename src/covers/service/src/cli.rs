@@ -36,6 +36,20 @@ enum Command {
         #[arg(long, env = "COVERS_PUBLIC_BASE_URL")]
         public_base_url: Option<String>,
     },
+    /// Render a compose intent (a JSON file) from the command line.
+    Render {
+        /// The intent file.
+        intent: PathBuf,
+        /// `preview` (1200 px wide PNG), `png` (600 DPI PNG) or `svg`.
+        #[arg(long, default_value = "preview")]
+        output: String,
+        /// Output file.
+        #[arg(short = 'o', long = "out")]
+        out: PathBuf,
+        /// A folder of extra fonts.
+        #[arg(long)]
+        fonts: Option<PathBuf>,
+    },
 }
 
 /// Parses the command line and runs the command; failures are printed to stderr.
@@ -49,8 +63,57 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// `covers render`: the intent, its content from the built-in providers, drawn to a file.
+fn render(
+    intent: &std::path::Path,
+    output: &str,
+    out: &std::path::Path,
+    fonts: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
+    use covers_engine::content::ContentProvider;
+    let text = std::fs::read_to_string(intent).with_context(|| format!("reading {}", intent.display()))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", intent.display()))?;
+    let (intent, report) = covers_engine::intent::parse(&value).map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    for u in &report.unsupported {
+        eprintln!("dropped {}: {}", u.field, u.reason);
+    }
+    let format = covers_engine::find(&intent.format).context("unknown format")?;
+    let title = intent
+        .content
+        .as_ref()
+        .and_then(|c| covers_engine::content::Builtin.search(c.kind, &c.query).ok()?.into_iter().next());
+    let guides = covers_engine::scene::Guides { show: false };
+    let bytes = match output {
+        "svg" => covers_engine::scene::render(&format, &intent, title.as_ref(), covers_engine::EXPORT_DPI, guides)
+            .into_bytes(),
+        "png" | "preview" => {
+            let dpi = if output == "png" { covers_engine::EXPORT_DPI } else { 72 };
+            let svg = covers_engine::scene::render(&format, &intent, title.as_ref(), dpi, guides);
+            let fonts = covers_engine::raster::fonts(fonts);
+            let (scale, png_dpi) = if output == "png" {
+                (1.0, dpi)
+            } else {
+                let width = svg
+                    .split("width=\"")
+                    .nth(1)
+                    .and_then(|r| r.split('"').next())
+                    .and_then(|w| w.parse::<f32>().ok())
+                    .unwrap_or(1.0);
+                (1200.0 / width, (72.0 * 1200.0 / width).round() as u32)
+            };
+            let pixmap = covers_engine::raster::draw(&svg, scale, fonts).map_err(|e| anyhow::anyhow!(e.0))?;
+            covers_engine::raster::png(&pixmap, png_dpi).map_err(|e| anyhow::anyhow!(e.0))?
+        }
+        other => anyhow::bail!("unknown output {other:?} (preview, png, svg; pdf comes later)"),
+    };
+    std::fs::write(out, bytes).with_context(|| format!("writing {}", out.display()))?;
+    Ok(())
+}
+
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
+        Command::Render { intent, output, out, fonts } => render(&intent, &output, &out, fonts.as_deref()),
         Command::Serve { listen, data_dir, config, public_base_url } => {
             tracing_subscriber::fmt()
                 .with_env_filter(
@@ -73,7 +136,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     .unwrap_or_else(|| format!("http://{bound}"));
                 let store = crate::store::Store::open(&data_dir.join(crate::store::DATABASE_FILE))
                     .map_err(|e| anyhow::anyhow!("opening the database: {e}"))?;
-                let state = Arc::new(AppState { observer: Arc::new(Observer::new(base)), store });
+                let fonts = covers_engine::raster::fonts(Some(&data_dir.join("fonts")));
+                let state = Arc::new(AppState { observer: Arc::new(Observer::new(base)), store, fonts });
                 println!("listening on http://{bound}/api/v1");
                 service_kit::shutdown::serve_until(listener, router(state), service_kit::shutdown::signal()).await?;
                 tracing::info!("stopped");

@@ -162,7 +162,7 @@ pub async fn designer(State(state): State<Arc<AppState>>, Path(id): Path<String>
     let heading =
         title.as_ref().map(|t| format!("{} ({})", t.title, t.year)).unwrap_or_else(|| "New design".to_owned());
     let page = format!(
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{h} · {f}</title><meta name=\"robots\" content=\"noindex\"></head><body><h1>{h}</h1><p>{f}: {w} × {hh} mm, bleed {b} mm. <a href=\"/design/{id}/preview.svg\" download>Download the preview</a></p><div class=\"sheet\">{svg}</div></body></html>",
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{h} · {f}</title><meta name=\"robots\" content=\"noindex\"></head><body><h1>{h}</h1><p>{f}: {w} × {hh} mm, bleed {b} mm. <a href=\"/design/{id}/preview.png\" download>Download the preview (PNG)</a> · <a href=\"/design/{id}/preview.svg\" download>SVG</a></p><div class=\"sheet\">{svg}</div></body></html>",
         h = esc(&heading),
         f = esc(format.name),
         w = format.width_mm.round(),
@@ -179,6 +179,40 @@ pub async fn designer(State(state): State<Arc<AppState>>, Path(id): Path<String>
     );
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     response
+}
+
+/// Width of preview PNGs, px.
+pub const PREVIEW_WIDTH: f32 = 1200.0;
+
+/// GET /design/{id}/preview.png: the design without guides, 1200 px wide (rendered on the
+/// blocking pool).
+pub async fn preview_png(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+    let Some((format, intent, title)) = load(&state, &id) else {
+        return ApiError::new(Code::NotFound, "no such design").into_response();
+    };
+    let fonts = state.fonts.clone();
+    let made = tokio::task::spawn_blocking(move || {
+        let svg = scene::render(&format, &intent, title.as_ref(), 72, Guides { show: false });
+        let w = svg_width(&svg);
+        let pixmap = covers_engine::raster::draw(&svg, PREVIEW_WIDTH / w, fonts)?;
+        covers_engine::raster::png(&pixmap, (72.0 * PREVIEW_WIDTH / w).round() as u32)
+    })
+    .await;
+    match made {
+        Ok(Ok(bytes)) => {
+            let mut response = bytes.into_response();
+            let h = response.headers_mut();
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/png"));
+            h.insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("attachment; filename=\"preview.png\""));
+            response
+        }
+        _ => ApiError::new(Code::Unavailable, "the preview could not be rendered").into_response(),
+    }
+}
+
+/// The width of a scene's SVG, from its root's `width` attribute.
+fn svg_width(svg: &str) -> f32 {
+    svg.split("width=\"").nth(1).and_then(|r| r.split('"').next()).and_then(|w| w.parse().ok()).unwrap_or(1.0)
 }
 
 /// GET /design/{id}/preview.svg: the design without guides, at preview scale (72 px per inch).
