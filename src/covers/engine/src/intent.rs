@@ -437,6 +437,17 @@ impl Reader {
         }
     }
 
+    /// An optional width, percent of the sheet above 0 and at most 100 (`note` ends the reason
+    /// when it is dropped).
+    fn width(&mut self, o: &Map<String, Value>, field: &str, note: &str) -> Option<f64> {
+        let w = o.get("width")?;
+        let n = w.as_f64().filter(|n| *n > 0.0 && *n <= 100.0);
+        if n.is_none() {
+            self.drop(&format!("{field}.width"), format!("a width is a percentage above 0 and at most 100{note}"));
+        }
+        n
+    }
+
     fn factor(&mut self, o: &Map<String, Value>, field: &str, key: &str) -> f64 {
         match o.get(key) {
             None => 1.0,
@@ -484,16 +495,7 @@ impl Reader {
             };
             let x = self.percent(o, &field, "x", 50.0);
             let y = self.percent(o, &field, "y", 50.0);
-            let width = o.get("width").and_then(|w| {
-                let n = w.as_f64().filter(|n| *n > 0.0 && *n <= 100.0);
-                if n.is_none() {
-                    self.drop(
-                        &format!("{field}.width"),
-                        "a width is a percentage above 0 and at most 100; used the natural size",
-                    );
-                }
-                n
-            });
+            let width = self.width(o, &field, "; used the natural size");
             let scale = self.factor(o, &field, "scale");
             let stretch = self.factor(o, &field, "stretch");
             let layer = match o.get("layer") {
@@ -542,13 +544,7 @@ impl Reader {
             };
             let x = self.percent(o, &field, "x", 50.0);
             let y = self.percent(o, &field, "y", 50.0);
-            let width = o.get("width").and_then(|w| {
-                let n = w.as_f64().filter(|n| *n > 0.0 && *n <= 100.0);
-                if n.is_none() {
-                    self.drop(&format!("{field}.width"), "a width is a percentage above 0 and at most 100");
-                }
-                n
-            });
+            let width = self.width(o, &field, "");
             let size = match o.get("size").map(|s| s.as_f64().filter(|n| *n > 0.0 && *n <= 50.0)) {
                 None => 4.0,
                 Some(Some(n)) => n,

@@ -52,6 +52,19 @@ pub fn draw(svg: &str, scale: f32, fonts: Arc<fontdb::Database>) -> Result<Pixma
     Ok(pixmap)
 }
 
+/// The preview PNG of a scene's SVG drawn at 72 px per inch: scaled to `width` px, with the
+/// resolution that scale gives recorded in `pHYs`.
+pub fn preview_png(svg: &str, width: f32, fonts: Arc<fontdb::Database>) -> Result<Vec<u8>, RenderError> {
+    let natural = svg
+        .split("width=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .and_then(|w| w.parse::<f32>().ok())
+        .unwrap_or(1.0);
+    let pixmap = draw(svg, width / natural, fonts)?;
+    png(&pixmap, (72.0 * width / natural).round() as u32)
+}
+
 /// Encodes a pixmap as PNG (8-bit RGBA, straight alpha) with its resolution in `pHYs` and an
 /// `sRGB` chunk, writing one row at a time.
 pub fn png(pixmap: &Pixmap, dpi: u32) -> Result<Vec<u8>, RenderError> {

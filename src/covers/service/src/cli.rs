@@ -87,23 +87,16 @@ fn render(
     let bytes = match output {
         "svg" => covers_engine::scene::render(&format, &intent, title.as_ref(), covers_engine::EXPORT_DPI, guides)
             .into_bytes(),
-        "png" | "preview" => {
-            let dpi = if output == "png" { covers_engine::EXPORT_DPI } else { 72 };
-            let svg = covers_engine::scene::render(&format, &intent, title.as_ref(), dpi, guides);
-            let fonts = covers_engine::raster::fonts(fonts);
-            let (scale, png_dpi) = if output == "png" {
-                (1.0, dpi)
-            } else {
-                let width = svg
-                    .split("width=\"")
-                    .nth(1)
-                    .and_then(|r| r.split('"').next())
-                    .and_then(|w| w.parse::<f32>().ok())
-                    .unwrap_or(1.0);
-                (1200.0 / width, (72.0 * 1200.0 / width).round() as u32)
-            };
-            let pixmap = covers_engine::raster::draw(&svg, scale, fonts).map_err(|e| anyhow::anyhow!(e.0))?;
-            covers_engine::raster::png(&pixmap, png_dpi).map_err(|e| anyhow::anyhow!(e.0))?
+        "png" => {
+            let svg = covers_engine::scene::render(&format, &intent, title.as_ref(), covers_engine::EXPORT_DPI, guides);
+            let pixmap = covers_engine::raster::draw(&svg, 1.0, covers_engine::raster::fonts(fonts))
+                .map_err(|e| anyhow::anyhow!(e.0))?;
+            covers_engine::raster::png(&pixmap, covers_engine::EXPORT_DPI).map_err(|e| anyhow::anyhow!(e.0))?
+        }
+        "preview" => {
+            let svg = covers_engine::scene::render(&format, &intent, title.as_ref(), 72, guides);
+            covers_engine::raster::preview_png(&svg, crate::designs::PREVIEW_WIDTH, covers_engine::raster::fonts(fonts))
+                .map_err(|e| anyhow::anyhow!(e.0))?
         }
         other => anyhow::bail!("unknown output {other:?} (preview, png, svg; pdf comes later)"),
     };

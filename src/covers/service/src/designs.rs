@@ -193,9 +193,7 @@ pub async fn preview_png(State(state): State<Arc<AppState>>, Path(id): Path<Stri
     let fonts = state.fonts.clone();
     let made = tokio::task::spawn_blocking(move || {
         let svg = scene::render(&format, &intent, title.as_ref(), 72, Guides { show: false });
-        let w = svg_width(&svg);
-        let pixmap = covers_engine::raster::draw(&svg, PREVIEW_WIDTH / w, fonts)?;
-        covers_engine::raster::png(&pixmap, (72.0 * PREVIEW_WIDTH / w).round() as u32)
+        covers_engine::raster::preview_png(&svg, PREVIEW_WIDTH, fonts)
     })
     .await;
     match made {
@@ -208,11 +206,6 @@ pub async fn preview_png(State(state): State<Arc<AppState>>, Path(id): Path<Stri
         }
         _ => ApiError::new(Code::Unavailable, "the preview could not be rendered").into_response(),
     }
-}
-
-/// The width of a scene's SVG, from its root's `width` attribute.
-fn svg_width(svg: &str) -> f32 {
-    svg.split("width=\"").nth(1).and_then(|r| r.split('"').next()).and_then(|w| w.parse().ok()).unwrap_or(1.0)
 }
 
 /// GET /design/{id}/preview.svg: the design without guides, at preview scale (72 px per inch).

@@ -319,6 +319,26 @@ fn count_queued(txn: &redb::WriteTransaction, owner: &str) -> StoreResult<usize>
     Ok(queued)
 }
 
+/// Sorts `(time, id)` rows newest first and reads the records of one page of them; with the
+/// number of rows in all.
+fn page_of(
+    txn: &redb::ReadTransaction,
+    mut rows: Vec<(u64, String)>,
+    limit: usize,
+    offset: usize,
+) -> StoreResult<(Vec<Puzzle>, usize)> {
+    rows.sort_by(|a, b| b.cmp(a));
+    let total = rows.len();
+    let puzzles = txn.open_table(PUZZLES).map_err(backend)?;
+    let mut out = Vec::new();
+    for (_, id) in rows.into_iter().skip(offset).take(limit) {
+        if let Some(v) = puzzles.get(id.as_str()).map_err(backend)? {
+            out.push(decode(v.value())?);
+        }
+    }
+    Ok((out, total))
+}
+
 /// Commits when `done`, else aborts; passes the outcome on.
 fn finish<T>(txn: redb::WriteTransaction, outcome: T, done: bool) -> StoreResult<T> {
     if done {
@@ -532,16 +552,7 @@ impl Store for RedbStore {
                 rows.push((updated, k.value()[from.len()..].to_owned()));
             }
         }
-        rows.sort_by(|a, b| b.cmp(a));
-        let total = rows.len();
-        let puzzles = txn.open_table(PUZZLES).map_err(backend)?;
-        let mut out = Vec::new();
-        for (_, id) in rows.into_iter().skip(offset).take(limit) {
-            if let Some(v) = puzzles.get(id.as_str()).map_err(backend)? {
-                out.push(decode(v.value())?);
-            }
-        }
-        Ok((out, total))
+        page_of(&txn, rows, limit, offset)
     }
 
     fn replace_puzzle(
@@ -606,16 +617,7 @@ impl Store for RedbStore {
                 rows.push((r.published_at, id.value().to_owned()));
             }
         }
-        rows.sort_by(|a, b| b.cmp(a));
-        let total = rows.len();
-        let puzzles = txn.open_table(PUZZLES).map_err(backend)?;
-        let mut out = Vec::new();
-        for (_, id) in rows.into_iter().skip(offset).take(limit) {
-            if let Some(v) = puzzles.get(id.as_str()).map_err(backend)? {
-                out.push(decode(v.value())?);
-            }
-        }
-        Ok((out, total))
+        page_of(&txn, rows, limit, offset)
     }
 
     fn showcase_queue(&self) -> StoreResult<Vec<Puzzle>> {
