@@ -7,7 +7,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::request;
+use common::{read_png, request};
 
 struct Covers {
     addr: SocketAddr,
@@ -41,23 +41,24 @@ fn start() -> Covers {
     Covers { addr, child, _dir: dir }
 }
 
-/// Width, height, a 600-DPI-or-preview `pHYs` chunk and an `sRGB` chunk of a PNG, read with
-/// Python's standard library (chunk by chunk).
-fn read_png(path: &std::path::Path) -> String {
-    common::run_python(
-        "import sys, struct\nd = open(sys.argv[1], 'rb').read()\nassert d[:8] == b'\\x89PNG\\r\\n\\x1a\\n'\ni = 8\nchunks = {}\nwhile i < len(d):\n    n, t = struct.unpack('>I4s', d[i:i+8]); chunks[t] = d[i+8:i+8+n]; i += 12 + n\nw, h = struct.unpack('>II', chunks[b'IHDR'][:8])\nx, y, unit = struct.unpack('>IIB', chunks[b'pHYs'])\nprint(w, h, unit == 1 and x == y and x > 0, b'sRGB' in chunks)",
-        &[path.to_str().unwrap()],
-    )
-    .trim()
-    .to_owned()
-}
-
 #[test]
 fn formats_and_their_geometry() {
     let mut c = start();
     let list = request(c.addr, "GET", "/api/v1/formats", &[], None).json();
     let slugs: Vec<&str> = list["items"].as_array().unwrap().iter().map(|f| f["slug"].as_str().unwrap()).collect();
-    for slug in ["dvd-cover", "bluray-cover", "cd-insert", "cd-tray", "cd", "jcard", "cassette"] {
+    for slug in [
+        "slipcover",
+        "dvd-cover",
+        "bluray-cover",
+        "vinyl",
+        "cd-insert",
+        "cd-tray",
+        "cd",
+        "jcard",
+        "cassette",
+        "cassingle",
+        "minidisc-jcard",
+    ] {
         assert!(slugs.contains(&slug), "{slug} missing from {slugs:?}");
     }
     assert_eq!(list["dpi"], 600);
@@ -67,7 +68,7 @@ fn formats_and_their_geometry() {
         (Some(10.75), Some(7.188), Some("video"))
     );
     let g = request(c.addr, "GET", "/api/v1/formats/jcard", &[], None).json();
-    assert_eq!((g["trim"]["widthPx"].as_u64(), g["trim"]["heightPx"].as_u64()), (Some(2472), Some(2411)));
+    assert_eq!((g["trim"]["widthPx"].as_u64(), g["trim"]["heightPx"].as_u64()), (Some(2475), Some(2400)));
     let names: Vec<&str> = g["panels"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["flap", "spine", "front"]);
     assert!(g["units"]["coordinates"].as_str().unwrap().contains("percent"));
@@ -76,6 +77,14 @@ fn formats_and_their_geometry() {
     assert_eq!(three["sheet"]["widthPx"], 8476 + 150, "358.817 mm plus 1/8 in of bleed on each side");
     let r = request(c.addr, "GET", "/api/v1/formats/cd-insert?panels=9", &[], None);
     assert_eq!((r.status, r.json()["field"].as_str()), (400, Some("panels")));
+    // J-cards of 3 to 8 panels (2475 to 9600 px wide) and their flaps.
+    let eight = request(c.addr, "GET", "/api/v1/formats/jcard?panels=8&flap=tapered", &[], None).json();
+    assert_eq!((eight["trim"]["widthPx"].as_u64(), eight["shape"]["type"].as_str()), (Some(9600), Some("taperedFlap")));
+    let jcard = list["items"].as_array().unwrap().iter().find(|f| f["slug"] == "jcard").unwrap();
+    assert_eq!(jcard["panelChoices"], serde_json::json!([3, 8]));
+    assert_eq!(jcard["flapChoices"], serde_json::json!(["standard", "short", "extended", "tapered"]));
+    let r = request(c.addr, "GET", "/api/v1/formats/jcard?flap=round", &[], None);
+    assert_eq!((r.status, r.json()["field"].as_str()), (400, Some("flap")));
     let r = request(c.addr, "GET", "/api/v1/formats/betamax", &[], None);
     assert_eq!((r.status, r.header("content-type")), (404, Some("application/problem+json")));
     assert_eq!(r.json()["code"], "NOT_FOUND");

@@ -73,6 +73,13 @@ pub struct Title {
     pub public_domain: bool,
 }
 
+impl Title {
+    /// What a QR code for the title encodes: its artist (or director), title and year.
+    pub fn qr_text(&self) -> String {
+        format!("{} – {} ({})", self.credit, self.title, self.year)
+    }
+}
+
 /// Why a provider could not answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderError(pub String);
@@ -266,6 +273,9 @@ pub fn artwork_svg(slug: &str, kind: &str) -> Option<String> {
     let seed = SEEDS.iter().find(|s| s.slug == slug)?;
     let (dark, light) = palette(slug);
     let title = esc(&seed.title.to_uppercase());
+    // Capitals of the bold sans are about 0.72 em wide: shrink long titles to fit `room`.
+    let chars = seed.title.chars().count().max(1) as f64;
+    let fit = |base: f64, room: f64| base.min(room / (chars * 0.72)).round();
     let mut s = String::new();
     match kind {
         "poster" => {
@@ -274,10 +284,10 @@ pub fn artwork_svg(slug: &str, kind: &str) -> Option<String> {
                 let r = 120 + k * 90;
                 let _ = write!(s, "<circle cx=\"600\" cy=\"760\" r=\"{r}\" fill=\"none\" stroke=\"{light}\" stroke-opacity=\"{:.2}\" stroke-width=\"14\"/>", 0.9 - f64::from(k) * 0.13);
             }
-            let _ = write!(s, "<text x=\"600\" y=\"1500\" font-family=\"sans-serif\" font-weight=\"800\" font-size=\"110\" fill=\"{light}\" text-anchor=\"middle\">{title}</text><text x=\"600\" y=\"1640\" font-family=\"sans-serif\" font-size=\"56\" fill=\"#fff\" text-anchor=\"middle\">{}</text></svg>", seed.year);
+            let _ = write!(s, "<text x=\"600\" y=\"1500\" font-family=\"sans-serif\" font-weight=\"800\" font-size=\"{}\" fill=\"{light}\" text-anchor=\"middle\">{title}</text><text x=\"600\" y=\"1640\" font-family=\"sans-serif\" font-size=\"56\" fill=\"#fff\" text-anchor=\"middle\">{}</text></svg>", fit(110.0, 1080.0), seed.year);
         }
         "logo" => {
-            let _ = write!(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 2000 500\" width=\"2000\" height=\"500\"><text x=\"1000\" y=\"330\" font-family=\"sans-serif\" font-weight=\"900\" font-style=\"italic\" font-size=\"230\" fill=\"{light}\" stroke=\"#000\" stroke-width=\"8\" text-anchor=\"middle\">{title}</text></svg>");
+            let _ = write!(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 2000 500\" width=\"2000\" height=\"500\"><text x=\"1000\" y=\"330\" font-family=\"sans-serif\" font-weight=\"900\" font-style=\"italic\" font-size=\"{}\" fill=\"{light}\" stroke=\"#000\" stroke-width=\"8\" text-anchor=\"middle\">{title}</text></svg>", fit(230.0, 1900.0));
         }
         "still" => {
             let _ = write!(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1600 900\" width=\"1600\" height=\"900\"><rect width=\"1600\" height=\"900\" fill=\"{dark}\"/><polygon points=\"0,900 500,380 800,640 1100,300 1600,900\" fill=\"{light}\" fill-opacity=\"0.55\"/><circle cx=\"1250\" cy=\"200\" r=\"90\" fill=\"#fff\" fill-opacity=\"0.8\"/></svg>");
@@ -292,7 +302,7 @@ pub fn artwork_svg(slug: &str, kind: &str) -> Option<String> {
                     0.15 + f64::from(k) * 0.06
                 );
             }
-            let _ = write!(s, "<text x=\"750\" y=\"1380\" font-family=\"sans-serif\" font-weight=\"800\" font-size=\"120\" fill=\"#fff\" text-anchor=\"middle\">{title}</text></svg>");
+            let _ = write!(s, "<text x=\"750\" y=\"1380\" font-family=\"sans-serif\" font-weight=\"800\" font-size=\"{}\" fill=\"#fff\" text-anchor=\"middle\">{title}</text></svg>", fit(120.0, 1380.0));
         }
         _ => return None,
     }

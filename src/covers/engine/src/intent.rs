@@ -136,10 +136,22 @@ pub struct Intent {
     /// Label (text) colour.
     #[serde(rename = "labelColor")]
     pub label_color: Option<String>,
-    /// Font family.
+    /// Font family (one of [`crate::fonts::FAMILIES`]).
     pub font: Option<String>,
+    /// Seed of the worn finish (`style.seed`); `None`: derived from the design.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u32>,
+    /// What the QR code of audio formats encodes (`qr`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qr: Option<String>,
     /// Fields hidden.
     pub hide: Vec<&'static str>,
+    /// Panel count, for formats that offer a choice (`layout.panels`).
+    #[serde(rename = "panelCount", skip_serializing_if = "Option::is_none")]
+    pub panel_count: Option<u8>,
+    /// Flap style, for formats that offer a choice (`layout.flap`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flap: Option<&'static str>,
     /// Images by panel name.
     pub panels: BTreeMap<String, ImageSlot>,
     /// A whole-sheet background image.
@@ -218,6 +230,13 @@ fn one_of(value: &Value, allowed: &[&'static str]) -> Option<&'static str> {
     allowed.iter().copied().find(|a| *a == s)
 }
 
+impl Intent {
+    /// The format in the variant the intent chose (panel count, flap).
+    pub fn format(&self) -> Option<Format> {
+        formats::find_with(&self.format, self.panel_count, self.flap).ok().or_else(|| formats::find(&self.format))
+    }
+}
+
 /// Reads an intent.
 pub fn parse(value: &Value) -> Result<(Intent, Report), IntentError> {
     let body = value.as_object().ok_or_else(|| invalid("body", "the intent must be a JSON object"))?;
@@ -231,9 +250,17 @@ pub fn parse(value: &Value) -> Result<(Intent, Report), IntentError> {
         .get("format")
         .and_then(Value::as_str)
         .ok_or_else(|| invalid("format", "`format` is required (a slug of GET /api/v1/formats)"))?;
-    let format = formats::find(slug)
+    let mut format = formats::find(slug)
         .ok_or_else(|| invalid("format", format!("no format {slug:?}; GET /api/v1/formats lists them")))?;
     r.applied("format");
+    // The layout comes first: the panel count and flap decide which panels the rest may name.
+    let (hide, panel_count, flap) = match body.get("layout") {
+        Some(layout) => r.layout(layout, format.slug),
+        None => (Vec::new(), None, None),
+    };
+    if let Ok(variant) = formats::find_with(format.slug, panel_count, flap) {
+        format = variant;
+    }
     let mut intent = Intent {
         v: 1,
         format: format.slug.to_owned(),
@@ -242,7 +269,11 @@ pub fn parse(value: &Value) -> Result<(Intent, Report), IntentError> {
         background: None,
         label_color: None,
         font: None,
-        hide: Vec::new(),
+        seed: None,
+        qr: None,
+        hide,
+        panel_count,
+        flap,
         panels: BTreeMap::new(),
         background_image: None,
         studio_logo: None,
@@ -253,13 +284,19 @@ pub fn parse(value: &Value) -> Result<(Intent, Report), IntentError> {
     };
     for (key, value) in body {
         match key.as_str() {
-            "v" | "format" => {}
+            "v" | "format" | "layout" => {}
             "content" => intent.content = r.content(value, &format),
             "style" => r.style(value, &format, &mut intent),
-            "layout" => intent.hide = r.layout(value),
             "images" => r.images(value, &format, &mut intent),
             "decals" => intent.decals = r.decals(value)?,
             "texts" => intent.texts = r.texts(value),
+            "qr" => match value.as_str().map(str::trim) {
+                Some(q) if (1..=300).contains(&q.chars().count()) => {
+                    intent.qr = Some(q.to_owned());
+                    r.applied("qr");
+                }
+                _ => r.drop("qr", "the QR code's text is 1 to 300 characters"),
+            },
             "name" => match value.as_str().map(str::trim) {
                 Some(n) if (1..=120).contains(&n.chars().count()) => {
                     intent.name = Some(n.to_owned());
@@ -343,6 +380,13 @@ impl Reader {
                     }
                     None => self.drop("style.background.color", "a colour is 6 hex digits (#rrggbb)"),
                 },
+                "seed" => match v.as_u64().and_then(|n| u32::try_from(n).ok()) {
+                    Some(n) => {
+                        intent.seed = Some(n);
+                        self.applied(&field);
+                    }
+                    None => self.drop(&field, "the seed is a whole number from 0 to 4294967295"),
+                },
                 "labelColor" => match hex_color(v) {
                     Some(c) => {
                         intent.label_color = Some(c);
@@ -350,35 +394,74 @@ impl Reader {
                     }
                     None => self.drop(&field, "a colour is 6 hex digits (#rrggbb)"),
                 },
-                "font" => match v.as_str().map(str::trim) {
-                    Some(f) if (1..=64).contains(&f.chars().count()) => {
-                        intent.font = Some(f.to_owned());
+                "font" => match v.as_str().and_then(crate::fonts::family) {
+                    Some(f) => {
+                        intent.font = Some(f.name.to_owned());
                         self.applied(&field);
                     }
-                    _ => self.drop(&field, "a font family name is 1 to 64 characters"),
+                    None => self.drop(
+                        &field,
+                        format!(
+                            "the fonts are {}",
+                            crate::fonts::FAMILIES.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+                        ),
+                    ),
                 },
                 _ => self.drop(&field, "not a style option"),
             }
         }
     }
 
-    fn layout(&mut self, value: &Value) -> Vec<&'static str> {
+    fn layout(&mut self, value: &Value, slug: &str) -> (Vec<&'static str>, Option<u8>, Option<&'static str>) {
         let mut hide = Vec::new();
-        let Some(items) = value.get("hide").and_then(Value::as_array) else {
-            self.drop("layout", "`layout` is an object with `hide`: an array of field names");
-            return hide;
+        let (mut panels, mut flap) = (None, None);
+        let Some(o) = value.as_object() else {
+            self.drop("layout", "`layout` is an object with `hide`, `panels` and `flap`");
+            return (hide, panels, flap);
         };
-        for (i, item) in items.iter().enumerate() {
-            match one_of(item, &HIDEABLE) {
-                Some(f) if !hide.contains(&f) => {
-                    hide.push(f);
-                    self.applied(&format!("layout.hide[{i}]"));
+        for (key, v) in o {
+            match key.as_str() {
+                "hide" => {
+                    let Some(items) = v.as_array() else {
+                        self.drop("layout.hide", "`hide` is an array of field names");
+                        continue;
+                    };
+                    for (i, item) in items.iter().enumerate() {
+                        match one_of(item, &HIDEABLE) {
+                            Some(f) if !hide.contains(&f) => {
+                                hide.push(f);
+                                self.applied(&format!("layout.hide[{i}]"));
+                            }
+                            Some(_) => {}
+                            None => self.drop(
+                                &format!("layout.hide[{i}]"),
+                                format!("hideable fields are {}", HIDEABLE.join(", ")),
+                            ),
+                        }
+                    }
                 }
-                Some(_) => {}
-                None => self.drop(&format!("layout.hide[{i}]"), format!("hideable fields are {}", HIDEABLE.join(", "))),
+                "panels" => match v.as_u64().and_then(|n| u8::try_from(n).ok()) {
+                    Some(n) => match formats::find_with(slug, Some(n), None) {
+                        Ok(_) => {
+                            panels = Some(n);
+                            self.applied("layout.panels");
+                        }
+                        Err(why) => self.drop("layout.panels", why),
+                    },
+                    None => self.drop("layout.panels", "`panels` is a whole number"),
+                },
+                "flap" => match v.as_str().map(|f| formats::find_with(slug, None, Some(f))) {
+                    Some(Ok(_)) => {
+                        flap = formats::FLAPS.iter().map(|(name, _)| *name).find(|name| Some(*name) == v.as_str());
+                        self.applied("layout.flap");
+                    }
+                    Some(Err(why)) => self.drop("layout.flap", why),
+                    None => self.drop("layout.flap", "`flap` is a string"),
+                },
+                other => self.drop(&format!("layout.{other}"), "layout has hide, panels and flap"),
             }
         }
-        hide
+        (hide, panels, flap)
     }
 
     fn slot(&mut self, field: &str, value: &Value) -> Option<ImageSlot> {
@@ -638,9 +721,15 @@ pub fn schema() -> Value {
             "finish": { "enum": FINISHES, "default": "worn", "description": "Video formats and the J-card." },
             "background": { "type": "object", "properties": { "color": color } },
             "labelColor": color,
-            "font": { "type": "string", "minLength": 1, "maxLength": 64 }
+            "font": { "enum": crate::fonts::FAMILIES.iter().map(|f| f.name).collect::<Vec<_>>(), "default": crate::fonts::DEFAULT_FAMILY, "description": "Matched without regard to case; on audio formats it applies to every text section." },
+            "seed": { "type": "integer", "minimum": 0, "maximum": 4294967295u32, "description": "Seed of the worn finish's creases, scuffs and edge wear (default: from the design)." }
         } },
-        "layout": { "type": "object", "properties": { "hide": { "type": "array", "items": { "enum": HIDEABLE } } } },
+        "layout": { "type": "object", "properties": {
+            "hide": { "type": "array", "items": { "enum": HIDEABLE } },
+            "panels": { "type": "integer", "minimum": 1, "maximum": 8, "description": "Panel count where the format offers a choice: cd-insert 1 to 3, jcard 3 to 8." },
+            "flap": { "enum": formats::FLAPS.iter().map(|(name, _)| *name).collect::<Vec<_>>(), "description": "The J-card's flap." }
+        } },
+        "qr": { "type": "string", "minLength": 1, "maxLength": 300, "description": "What the QR code of audio formats encodes (default: the title's link, else its artist, title and year)." },
         "images": { "type": "object", "properties": {
             "panels": { "type": "object", "description": "Panel name (see GET /api/v1/formats/{slug}) to image.", "additionalProperties": image.clone() },
             "background": image.clone(),
@@ -755,6 +844,41 @@ mod tests {
         assert_eq!((intent.decals.len(), intent.decals[0].x, intent.decals[0].layer), (1, 50.0, "over"));
         assert_eq!(intent.texts.len(), 1);
         assert!(intent.panels.is_empty());
+    }
+
+    #[test]
+    fn panels_flaps_fonts_seeds_and_qr_codes() {
+        let (intent, report) = parse(&json!({
+            "format": "jcard",
+            "layout": { "panels": 5, "flap": "extended" },
+            "images": { "panels": { "inside-2": { "ref": "upload:a" } } },
+            "style": { "font": "bebas neue", "seed": 42 },
+            "qr": "https://example.org/album"
+        }))
+        .unwrap();
+        assert!(report.unsupported.is_empty(), "{:?}", report.unsupported);
+        assert_eq!((intent.panel_count, intent.flap), (Some(5), Some("extended")));
+        assert_eq!(intent.format().unwrap().panels.len(), 5);
+        assert!(intent.panels.contains_key("inside-2"), "a panel of the 5-panel card");
+        assert_eq!((intent.font.as_deref(), intent.seed), (Some("Bebas Neue"), Some(42)));
+        assert_eq!(intent.qr.as_deref(), Some("https://example.org/album"));
+        let (intent, report) = parse(&json!({
+            "format": "dvd-cover",
+            "layout": { "panels": 2, "flap": "tapered", "grid": true },
+            "style": { "font": "Comic Sans", "seed": -1 },
+            "qr": ""
+        }))
+        .unwrap();
+        let dropped = fields(&report);
+        for f in ["layout.panels", "layout.flap", "layout.grid", "style.font", "style.seed", "qr"] {
+            assert!(dropped.contains(&f), "{f} not reported: {dropped:?}");
+        }
+        assert_eq!(
+            (intent.panel_count, intent.flap, intent.font, intent.seed, intent.qr),
+            (None, None, None, None, None)
+        );
+        let (_, report) = parse(&json!({ "format": "jcard", "layout": { "panels": 9 } })).unwrap();
+        assert!(report.unsupported[0].reason.contains("3 to 8"), "{:?}", report.unsupported);
     }
 
     #[test]

@@ -5,34 +5,19 @@
 //! Images are never fetched: an `<image>` that points at a file or an address draws nothing
 //! (only the service's own stores will feed images, in later parts).
 
-use std::sync::Arc;
-
 use resvg::tiny_skia::{Pixmap, Transform};
-use resvg::usvg::{self, fontdb, ImageHrefResolver};
+use resvg::usvg::{self, ImageHrefResolver};
 
 /// Why a render failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RenderError(pub String);
 
-/// A font database, shared by renders.
-pub type Fonts = fontdb::Database;
-
-/// The fonts renders use: the machine's fonts and the `.ttf`/`.otf` files of `dir`.
-pub fn fonts(dir: Option<&std::path::Path>) -> Arc<fontdb::Database> {
-    let mut db = fontdb::Database::new();
-    db.load_system_fonts();
-    if let Some(dir) = dir {
-        db.load_fonts_dir(dir);
-    }
-    db.set_sans_serif_family("DejaVu Sans");
-    Arc::new(db)
-}
-
 /// Parses the SVG with file and network images refused.
-fn tree(svg: &str, fonts: Arc<fontdb::Database>) -> Result<usvg::Tree, RenderError> {
+/// Only the embedded fonts are used.
+pub fn tree(svg: &str) -> Result<usvg::Tree, RenderError> {
     let options = usvg::Options {
         resources_dir: None,
-        fontdb: fonts,
+        fontdb: crate::fonts::database(),
         image_href_resolver: ImageHrefResolver {
             resolve_data: ImageHrefResolver::default_data_resolver(),
             resolve_string: Box::new(|_, _| None),
@@ -43,8 +28,8 @@ fn tree(svg: &str, fonts: Arc<fontdb::Database>) -> Result<usvg::Tree, RenderErr
 }
 
 /// Draws the SVG scaled by `scale` (1.0: its own pixel size).
-pub fn draw(svg: &str, scale: f32, fonts: Arc<fontdb::Database>) -> Result<Pixmap, RenderError> {
-    let tree = tree(svg, fonts)?;
+pub fn draw(svg: &str, scale: f32) -> Result<Pixmap, RenderError> {
+    let tree = tree(svg)?;
     let size = tree.size();
     let (w, h) = ((size.width() * scale).round().max(1.0) as u32, (size.height() * scale).round().max(1.0) as u32);
     let mut pixmap = Pixmap::new(w, h).ok_or_else(|| RenderError(format!("cannot allocate {w} x {h} pixels")))?;
@@ -54,14 +39,14 @@ pub fn draw(svg: &str, scale: f32, fonts: Arc<fontdb::Database>) -> Result<Pixma
 
 /// The preview PNG of a scene's SVG drawn at 72 px per inch: scaled to `width` px, with the
 /// resolution that scale gives recorded in `pHYs`.
-pub fn preview_png(svg: &str, width: f32, fonts: Arc<fontdb::Database>) -> Result<Vec<u8>, RenderError> {
+pub fn preview_png(svg: &str, width: f32) -> Result<Vec<u8>, RenderError> {
     let natural = svg
         .split("width=\"")
         .nth(1)
         .and_then(|r| r.split('"').next())
         .and_then(|w| w.parse::<f32>().ok())
         .unwrap_or(1.0);
-    let pixmap = draw(svg, width / natural, fonts)?;
+    let pixmap = draw(svg, width / natural)?;
     png(&pixmap, (72.0 * width / natural).round() as u32)
 }
 
@@ -104,7 +89,7 @@ mod tests {
     #[test]
     fn pngs_carry_their_resolution_and_colour_space() {
         let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 60 30\" width=\"60\" height=\"30\"><rect width=\"60\" height=\"30\" fill=\"#ff0000\"/><image href=\"/etc/passwd\" width=\"10\" height=\"10\"/></svg>";
-        let pixmap = draw(svg, 2.0, fonts(None)).unwrap();
+        let pixmap = draw(svg, 2.0).unwrap();
         assert_eq!((pixmap.width(), pixmap.height()), (120, 60));
         let bytes = png(&pixmap, 600).unwrap();
         let decoder = png::Decoder::new(std::io::Cursor::new(bytes));

@@ -56,8 +56,10 @@ fn place(out: &mut String, svg: &str, (x, y, w, h): (f64, f64, f64, f64), stretc
     let _ = write!(out, "<g transform=\"translate({ox:.1} {oy:.1}) scale({sx:.5} {sy:.5})\"{filter}>{body}</g>");
 }
 
+#[allow(clippy::too_many_arguments)]
 fn text_block(
     out: &mut String,
+    font: &str,
     text: &str,
     (cx, cy): (f64, f64),
     size: f64,
@@ -70,7 +72,7 @@ fn text_block(
     for (i, line) in lines.iter().enumerate() {
         let _ = write!(
             out,
-            "<text x=\"{cx:.1}\" y=\"{:.1}\" font-family=\"sans-serif\" font-size=\"{size:.1}\" font-weight=\"{weight}\" letter-spacing=\"{:.2}\" fill=\"{color}\" text-anchor=\"middle\" dominant-baseline=\"central\">{}</text>",
+            "<text x=\"{cx:.1}\" y=\"{:.1}\" font-family=\"{font}\" font-size=\"{size:.1}\" font-weight=\"{weight}\" letter-spacing=\"{:.2}\" fill=\"{color}\" text-anchor=\"middle\" dominant-baseline=\"central\">{}</text>",
             top + size * 1.2 * i as f64,
             letter_spacing / 100.0 * size,
             esc(line)
@@ -86,12 +88,22 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
     let background = intent.background.clone().unwrap_or_else(|| "#111111".to_owned());
     let ink = intent.label_color.clone().unwrap_or_else(|| "#ffffff".to_owned());
     let hidden = |field: &str| intent.hide.contains(&field);
+    let font = crate::fonts::stack(intent.font.as_deref()).replace('\'', "&apos;");
     let mut out =
         format!("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {sw} {sh}\" width=\"{sw}\" height=\"{sh}\">");
     if let Shape::Disc { hole_mm } = format.shape {
         let r = tw / 2.0;
         let hole = f64::from(px(hole_mm, dpi)) / 2.0;
         let _ = write!(out, "<defs><mask id=\"disc\"><rect width=\"{sw}\" height=\"{sh}\" fill=\"#000\"/><circle cx=\"{c:.1}\" cy=\"{c:.1}\" r=\"{r:.1}\" fill=\"#fff\"/><circle cx=\"{c:.1}\" cy=\"{c:.1}\" r=\"{hole:.1}\" fill=\"#000\"/></mask></defs><g mask=\"url(#disc)\">", c = bleed + r);
+    }
+    let outline = outline(format, dpi, bleed);
+    if let Some(points) = &outline {
+        // The tapered flap: everything is cut to the outline, grown by the bleed.
+        let _ = write!(
+            out,
+            "<defs><clipPath id=\"outline\"><polygon points=\"{}\"/></clipPath></defs><g clip-path=\"url(#outline)\">",
+            grow(points, bleed)
+        );
     }
     let _ = write!(out, "<rect width=\"{sw}\" height=\"{sh}\" fill=\"{background}\"/>");
     let to_px = |x_pct: f64, y_pct: f64| (bleed + tw * x_pct / 100.0, bleed + th * y_pct / 100.0);
@@ -104,7 +116,8 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
     // The title's artwork and texts on the panels.
     let panel = |name: &str| format.panels.iter().find(|p| p.name == name);
     if let Some(t) = title {
-        let front = panel("front").or_else(|| panel("label")).or_else(|| format.panels.first());
+        // Trays have no front: their art is the tracklist on the back.
+        let front = panel("front").or_else(|| panel("label"));
         if let Some(f) = front {
             let (x, y, w, h) = (
                 bleed + f64::from(px(f.x, dpi)),
@@ -120,14 +133,23 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
             }
             if !hidden("title") {
                 let title = intent.overrides.get("title").map(String::as_str).unwrap_or(t.title);
-                text_block(&mut out, title, (x + w / 2.0, y + h * 0.12), (h * 0.06).min(w * 0.09), 800, &ink, 0.0);
+                text_block(
+                    &mut out,
+                    &font,
+                    title,
+                    (x + w / 2.0, y + h * 0.12),
+                    (h * 0.06).min(w * 0.09),
+                    800,
+                    &ink,
+                    0.0,
+                );
             }
         }
-        if let Some(s) = panel("spine").filter(|_| !hidden("spineTitle")) {
+        for s in format.panels.iter().filter(|p| p.name.starts_with("spine") && !hidden("spineTitle")) {
             let (x, w) = (bleed + f64::from(px(s.x, dpi)), f64::from(px(s.width, dpi)));
             let _ = write!(
                 out,
-                "<text transform=\"translate({:.1} {:.1}) rotate(90)\" font-family=\"sans-serif\" font-weight=\"800\" font-size=\"{:.1}\" fill=\"{ink}\" text-anchor=\"middle\" dominant-baseline=\"central\">{}</text>",
+                "<text transform=\"translate({:.1} {:.1}) rotate(90)\" font-family=\"{font}\" font-weight=\"800\" font-size=\"{:.1}\" fill=\"{ink}\" text-anchor=\"middle\" dominant-baseline=\"central\">{}</text>",
                 x + w / 2.0,
                 bleed + th / 2.0,
                 w * 0.55,
@@ -165,8 +187,12 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
                 );
                 l
             };
+            // Shrink the text until its longest line fits inside the panel's safe area.
+            let room = w - 2.0 * f64::from(px(format.safe_mm, dpi));
+            let longest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(1).max(1) as f64;
+            let size = size.min(room / (longest * 0.56));
             for line in lines {
-                text_block(&mut out, &line, (x + w / 2.0, y), size, 400, &ink, 0.0);
+                text_block(&mut out, &font, &line, (x + w / 2.0, y), size, 400, &ink, 0.0);
                 y += size * 1.4;
             }
         }
@@ -174,15 +200,49 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
     decals(&mut out, "under");
     for t in &intent.texts {
         let (cx, cy) = to_px(t.x, t.y);
-        text_block(&mut out, &t.text, (cx, cy), th * t.size / 100.0, t.weight, &t.color, t.letter_spacing);
+        text_block(&mut out, &font, &t.text, (cx, cy), th * t.size / 100.0, t.weight, &t.color, t.letter_spacing);
+    }
+    if let Some(t) = title.filter(|_| format.kind == Kind::Audio && !hidden("qr")) {
+        qr_code(&mut out, format, dpi, bleed, intent.qr.as_deref().map_or_else(|| t.qr_text(), str::to_owned));
+    }
+    if format.kind == Kind::Video || format.slug == "jcard" {
+        let seed = intent.seed.unwrap_or_else(|| {
+            crate::finish::seed_of(&format!(
+                "{}|{}|{}",
+                format.slug,
+                title.map_or("", |t| t.id.as_str()),
+                intent.name.as_deref().unwrap_or("")
+            ))
+        });
+        let folds: Vec<f64> = format
+            .folds
+            .iter()
+            .filter_map(|f| match f {
+                Fold::Vertical(x) => Some(bleed + f64::from(px(*x, dpi))),
+                Fold::Horizontal(_) => None,
+            })
+            .collect();
+        let sheet = crate::finish::Sheet { x: bleed, y: bleed, width: tw, height: th, mm: f64::from(dpi) / 25.4 };
+        crate::finish::overlay(&mut out, intent.finish, seed, sheet, &folds);
     }
     decals(&mut out, "over");
-    if matches!(format.shape, Shape::Disc { .. }) {
+    if matches!(format.shape, Shape::Disc { .. }) || outline.is_some() {
         out.push_str("</g>");
     }
     if guides.show {
         let stroke = f64::from(dpi) / 150.0;
-        let _ = write!(out, "<g fill=\"none\" stroke-width=\"{stroke:.1}\"><rect x=\"{bleed}\" y=\"{bleed}\" width=\"{tw}\" height=\"{th}\" stroke=\"#e63946\"/>");
+        match &outline {
+            Some(points) => {
+                let _ = write!(
+                    out,
+                    "<g fill=\"none\" stroke-width=\"{stroke:.1}\"><polygon points=\"{}\" stroke=\"#e63946\"/>",
+                    grow(points, 0.0)
+                );
+            }
+            None => {
+                let _ = write!(out, "<g fill=\"none\" stroke-width=\"{stroke:.1}\"><rect x=\"{bleed}\" y=\"{bleed}\" width=\"{tw}\" height=\"{th}\" stroke=\"#e63946\"/>");
+            }
+        }
         let safe = f64::from(px(format.safe_mm, dpi));
         let _ = write!(out, "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" stroke=\"#2a9d8f\" stroke-dasharray=\"{d} {d}\"/>", bleed + safe, bleed + safe, tw - 2.0 * safe, th - 2.0 * safe, d = stroke * 4.0);
         for f in &format.folds {
@@ -201,6 +261,81 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
     }
     out.push_str("</svg>");
     out
+}
+
+/// The trim outline of shapes that are not rectangles or discs (the tapered J-card flap), as
+/// points in SVG units, clockwise from the flap's top outer corner.
+fn outline(format: &Format, dpi: u32, bleed: f64) -> Option<Vec<(f64, f64)>> {
+    let Shape::TaperedFlap { flap_mm, taper_mm } = format.shape else { return None };
+    let (tw, th) = (f64::from(px(format.width_mm, dpi)), f64::from(px(format.height_mm, dpi)));
+    let (flap, taper) = (f64::from(px(flap_mm, dpi)), f64::from(px(taper_mm, dpi)));
+    Some(
+        [(0.0, taper), (flap, 0.0), (tw, 0.0), (tw, th), (flap, th), (0.0, th - taper)]
+            .iter()
+            .map(|(x, y)| (x + bleed, y + bleed))
+            .collect(),
+    )
+}
+
+/// The outline's points, pushed `by` units outwards (for the bleed), as a `points` attribute.
+fn grow(points: &[(f64, f64)], by: f64) -> String {
+    let (cx, cy) = (
+        points.iter().map(|p| p.0).sum::<f64>() / points.len() as f64,
+        points.iter().map(|p| p.1).sum::<f64>() / points.len() as f64,
+    );
+    points
+        .iter()
+        .map(|(x, y)| {
+            let (dx, dy) = ((x - cx).signum() * by, (y - cy).signum() * by);
+            format!("{:.1},{:.1}", x + dx, y + dy)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A QR code of `text` in the bottom corner of the back (or flap, or inside) panel, dark on a
+/// white square with its quiet zone.
+fn qr_code(out: &mut String, format: &Format, dpi: u32, bleed: f64, text: String) {
+    let Some(panel) = ["back", "flap", "inside"].iter().find_map(|n| format.panels.iter().find(|p| p.name == *n))
+    else {
+        return;
+    };
+    let Ok(code) = qrcode::QrCode::new(text.as_bytes()) else { return };
+    let modules = code.width();
+    let side_mm = (panel.width.min(panel.height) * 0.3).clamp(12.0, 25.0).min(panel.width - 2.0 * format.safe_mm);
+    if side_mm < 10.0 {
+        return;
+    }
+    let side = f64::from(px(side_mm, dpi));
+    let unit = side / (modules + 8) as f64;
+    let safe = f64::from(px(format.safe_mm, dpi));
+    let x0 = bleed + f64::from(px(panel.x + panel.width, dpi)) - safe - side;
+    let y0 = bleed + f64::from(px(panel.y + panel.height, dpi)) - safe - side;
+    let _ = write!(out, "<g class=\"qr\"><rect x=\"{x0:.1}\" y=\"{y0:.1}\" width=\"{side:.1}\" height=\"{side:.1}\" fill=\"#fff\"/><path fill=\"#000\" d=\"");
+    let colors = code.to_colors();
+    for row in 0..modules {
+        let mut col = 0;
+        while col < modules {
+            if colors[row * modules + col] == qrcode::Color::Dark {
+                let start = col;
+                while col < modules && colors[row * modules + col] == qrcode::Color::Dark {
+                    col += 1;
+                }
+                let _ = write!(
+                    out,
+                    "M{:.2} {:.2}h{:.2}v{:.2}h-{:.2}z",
+                    x0 + (start + 4) as f64 * unit,
+                    y0 + (row + 4) as f64 * unit,
+                    (col - start) as f64 * unit,
+                    unit,
+                    (col - start) as f64 * unit
+                );
+            } else {
+                col += 1;
+            }
+        }
+    }
+    out.push_str("\"/></g>");
 }
 
 fn draw_decal(out: &mut String, d: &DecalPlacement, tw: f64, th: f64, bleed: f64) {
@@ -262,6 +397,23 @@ mod tests {
         assert!(svg.contains("stroke=\"#e63946\""), "trim guide");
         let clean = render(&format, &intent, Some(title), 600, Guides { show: false });
         assert!(!clean.contains("stroke=\"#e63946\""));
+    }
+
+    #[test]
+    fn tapered_flaps_cut_the_sheet_and_albums_get_a_qr_code() {
+        let album = &Builtin.search(ContentType::Album, "Midnight Static").unwrap()[0];
+        let (intent, _) = parse(&json!({ "format": "jcard", "layout": { "flap": "tapered" } })).unwrap();
+        let svg = render(&intent.format().unwrap(), &intent, Some(album), 600, Guides { show: true });
+        assert!(svg.contains("<clipPath id=\"outline\"><polygon points=\""), "the outline clips the art");
+        assert!(svg.contains("<polygon points=\"75.0,193.0 "), "the trim guide follows the taper (118 px at 600 DPI)");
+        assert!(svg.contains("class=\"qr\""));
+        let (hidden, _) =
+            parse(&json!({ "format": "jcard", "layout": { "hide": ["qr"] }, "style": { "finish": "plain" } })).unwrap();
+        let svg = render(&intent.format().unwrap(), &hidden, Some(album), 600, Guides { show: false });
+        assert!(!svg.contains("class=\"qr\"") && !svg.contains("finish-worn"));
+        let (cd, _) = parse(&json!({ "format": "cd" })).unwrap();
+        let svg = render(&cd.format().unwrap(), &cd, Some(album), 600, Guides { show: false });
+        assert!(!svg.contains("finish-worn"), "finishes are for video formats and the J-card");
     }
 
     #[test]

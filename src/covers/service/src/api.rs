@@ -6,7 +6,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use covers_engine::{catalogue, find_with, panel_choices, EXPORT_DPI};
+use covers_engine::{catalogue, find_with, flap_choices, panel_choices, EXPORT_DPI};
 use serde_json::json;
 use service_kit::observe::{observe, Observer};
 use service_kit::problem::{error_page, CodeInfo, Problem, ProblemCode};
@@ -83,8 +83,6 @@ pub struct AppState {
     pub observer: Arc<Observer>,
     /// Composed designs.
     pub store: crate::store::Store,
-    /// Fonts of renders.
-    pub fonts: Arc<covers_engine::raster::Fonts>,
 }
 
 /// Every route.
@@ -120,13 +118,16 @@ async fn formats() -> Json<serde_json::Value> {
             if let Some(range) = panel_choices(f.slug) {
                 s["panelChoices"] = json!([range.start(), range.end()]);
             }
+            if let Some(flaps) = flap_choices(f.slug) {
+                s["flapChoices"] = json!(flaps);
+            }
             s
         })
         .collect();
     Json(json!({ "items": items, "dpi": EXPORT_DPI }))
 }
 
-/// GET /api/v1/formats/{slug}?panels=N: panel geometry in pixels at the export DPI.
+/// GET /api/v1/formats/{slug}?panels=N&flap=F: panel geometry in pixels at the export DPI.
 async fn format(State(_state): State<Arc<AppState>>, Path(slug): Path<String>, RawQuery(query): RawQuery) -> Response {
     let params: Vec<(String, String)> =
         form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
@@ -137,13 +138,14 @@ async fn format(State(_state): State<Arc<AppState>>, Path(slug): Path<String>, R
             Err(_) => return ApiError::validation("panels", "`panels` must be a small whole number").into_response(),
         },
     };
+    let flap = params.iter().rev().find(|(k, _)| k == "flap").map(|(_, v)| v.as_str());
     if covers_engine::find(&slug).is_none() {
         return ApiError::new(Code::NotFound, format!("no format {slug:?}; GET /api/v1/formats lists them"))
             .into_response();
     }
-    match find_with(&slug, panels) {
+    match find_with(&slug, panels, flap) {
         Ok(f) => Json(f.geometry(EXPORT_DPI)).into_response(),
-        Err(why) => ApiError::validation("panels", why).into_response(),
+        Err(why) => ApiError::validation(if why.contains("flap") { "flap" } else { "panels" }, why).into_response(),
     }
 }
 

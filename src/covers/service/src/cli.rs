@@ -40,15 +40,21 @@ enum Command {
     Render {
         /// The intent file.
         intent: PathBuf,
-        /// `preview` (1200 px wide PNG), `png` (600 DPI PNG) or `svg`.
+        /// `preview` (1200 px wide PNG), `png` (600 DPI PNG), `pdf` (print file) or `svg`.
         #[arg(long, default_value = "preview")]
         output: String,
         /// Output file.
         #[arg(short = 'o', long = "out")]
         out: PathBuf,
-        /// A folder of extra fonts.
+        /// PDF paper: `fit` (the design's own size), `a4`, `letter`, `tabloid` or `a3`.
+        #[arg(long, default_value = "fit")]
+        paper: String,
+        /// PDF without crop and fold marks.
         #[arg(long)]
-        fonts: Option<PathBuf>,
+        no_marks: bool,
+        /// PDF without the bleed (the art stops at the trim).
+        #[arg(long)]
+        no_bleed: bool,
     },
 }
 
@@ -63,14 +69,22 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// How `covers render` prints a PDF.
+struct PrintChoices<'a> {
+    paper: &'a str,
+    marks: bool,
+    bleed: bool,
+}
+
 /// `covers render`: the intent, its content from the built-in providers, drawn to a file.
 fn render(
     intent: &std::path::Path,
     output: &str,
     out: &std::path::Path,
-    fonts: Option<&std::path::Path>,
+    print: PrintChoices<'_>,
 ) -> anyhow::Result<()> {
     use covers_engine::content::ContentProvider;
+    use covers_engine::export::Output;
     let text = std::fs::read_to_string(intent).with_context(|| format!("reading {}", intent.display()))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).with_context(|| format!("{} is not JSON", intent.display()))?;
@@ -78,35 +92,35 @@ fn render(
     for u in &report.unsupported {
         eprintln!("dropped {}: {}", u.field, u.reason);
     }
-    let format = covers_engine::find(&intent.format).context("unknown format")?;
+    let format = intent.format().context("unknown format")?;
     let title = intent
         .content
         .as_ref()
         .and_then(|c| covers_engine::content::Builtin.search(c.kind, &c.query).ok()?.into_iter().next());
-    let guides = covers_engine::scene::Guides { show: false };
-    let bytes = match output {
-        "svg" => covers_engine::scene::render(&format, &intent, title.as_ref(), covers_engine::EXPORT_DPI, guides)
-            .into_bytes(),
-        "png" => {
-            let svg = covers_engine::scene::render(&format, &intent, title.as_ref(), covers_engine::EXPORT_DPI, guides);
-            let pixmap = covers_engine::raster::draw(&svg, 1.0, covers_engine::raster::fonts(fonts))
-                .map_err(|e| anyhow::anyhow!(e.0))?;
-            covers_engine::raster::png(&pixmap, covers_engine::EXPORT_DPI).map_err(|e| anyhow::anyhow!(e.0))?
-        }
-        "preview" => {
-            let svg = covers_engine::scene::render(&format, &intent, title.as_ref(), 72, guides);
-            covers_engine::raster::preview_png(&svg, crate::designs::PREVIEW_WIDTH, covers_engine::raster::fonts(fonts))
-                .map_err(|e| anyhow::anyhow!(e.0))?
-        }
-        other => anyhow::bail!("unknown output {other:?} (preview, png, svg; pdf comes later)"),
+    let output = match output {
+        "svg" => Output::Svg,
+        "preview" => Output::Preview,
+        "png" => Output::Png,
+        "pdf" => Output::Pdf(covers_engine::pdf::PdfOptions {
+            paper: covers_engine::pdf::Paper::named(print.paper)
+                .with_context(|| format!("unknown paper {:?} (fit, a4, letter, tabloid, a3)", print.paper))?,
+            bleed: print.bleed,
+            crop_marks: print.marks,
+            fold_marks: print.marks,
+        }),
+        other => anyhow::bail!("unknown output {other:?} (preview, png, pdf, svg)"),
     };
+    let bytes =
+        covers_engine::export::render(&format, &intent, title.as_ref(), output).map_err(|e| anyhow::anyhow!(e.0))?;
     std::fs::write(out, bytes).with_context(|| format!("writing {}", out.display()))?;
     Ok(())
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Render { intent, output, out, fonts } => render(&intent, &output, &out, fonts.as_deref()),
+        Command::Render { intent, output, out, paper, no_marks, no_bleed } => {
+            render(&intent, &output, &out, PrintChoices { paper: &paper, marks: !no_marks, bleed: !no_bleed })
+        }
         Command::Serve { listen, data_dir, config, public_base_url } => {
             tracing_subscriber::fmt()
                 .with_env_filter(
@@ -129,8 +143,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     .unwrap_or_else(|| format!("http://{bound}"));
                 let store = crate::store::Store::open(&data_dir.join(crate::store::DATABASE_FILE))
                     .map_err(|e| anyhow::anyhow!("opening the database: {e}"))?;
-                let fonts = covers_engine::raster::fonts(Some(&data_dir.join("fonts")));
-                let state = Arc::new(AppState { observer: Arc::new(Observer::new(base)), store, fonts });
+                let state = Arc::new(AppState { observer: Arc::new(Observer::new(base)), store });
                 println!("listening on http://{bound}/api/v1");
                 service_kit::shutdown::serve_until(listener, router(state), service_kit::shutdown::signal()).await?;
                 tracing::info!("stopped");

@@ -141,7 +141,7 @@ pub async fn compose_link(State(state): State<Arc<AppState>>, RawQuery(query): R
 fn load(state: &AppState, id: &str) -> Option<(covers_engine::Format, Intent, Option<Title>)> {
     let composed = state.store.composed(id, unix_now(), crate::store::COMPOSED_TTL_SECONDS).ok()??;
     let (intent, _) = intent::parse(&composed.intent).ok()?;
-    let format = covers_engine::find(&intent.format)?;
+    let format = intent.format()?;
     let title = composed.title.as_deref().and_then(|t| {
         let (ns, rest) = t.split_once(':')?;
         providers().into_iter().find(|p| p.namespace() == ns)?.get(rest).ok()?
@@ -181,19 +181,14 @@ pub async fn designer(State(state): State<Arc<AppState>>, Path(id): Path<String>
     response
 }
 
-/// Width of preview PNGs, px.
-pub const PREVIEW_WIDTH: f32 = 1200.0;
-
 /// GET /design/{id}/preview.png: the design without guides, 1200 px wide (rendered on the
 /// blocking pool).
 pub async fn preview_png(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
     let Some((format, intent, title)) = load(&state, &id) else {
         return ApiError::new(Code::NotFound, "no such design").into_response();
     };
-    let fonts = state.fonts.clone();
     let made = tokio::task::spawn_blocking(move || {
-        let svg = scene::render(&format, &intent, title.as_ref(), 72, Guides { show: false });
-        covers_engine::raster::preview_png(&svg, PREVIEW_WIDTH, fonts)
+        covers_engine::export::render(&format, &intent, title.as_ref(), covers_engine::export::Output::Preview)
     })
     .await;
     match made {
