@@ -189,6 +189,29 @@ fn formats_and_their_geometry() {
     let landed = request(c.addr, "GET", &location[location.find("/design/").unwrap()..], &[], None);
     assert!(landed.status == 200 && landed.body.contains("New design") && landed.body.contains("Cassette J-card"));
     assert_eq!(request(c.addr, "GET", "/design/doesnotexist", &[], None).status, 404);
+    // The link's layout and style choices: a 5-panel J-card with a short flap; a logo for the title.
+    let svg_of = |link: &str| {
+        let r = request(c.addr, "GET", link, &[], None);
+        assert_eq!(r.status, 303, "{link}");
+        let location = r.header("location").unwrap().to_owned();
+        request(c.addr, "GET", &format!("{}/preview.svg", &location[location.find("/design/").unwrap()..]), &[], None)
+            .body
+    };
+    let five = svg_of("/api/compose?format=jcard&q=midnight%20static&panels=5&flap=short&font=Courier%20Prime");
+    assert!(
+        five.contains("width=\"639\""),
+        "(16.00 + 12.70 + 65.07 + 63.50 + 61.89) mm = 621 px, + 2 × 9 px of bleed at 72 px/in"
+    );
+    assert!(five.contains("Courier Prime"));
+    let logo = svg_of("/api/compose?format=dvd-cover&q=Metropolis&logo=1");
+    let text = svg_of("/api/compose?format=dvd-cover&q=Metropolis&logo=0");
+    let names = |svg: &str| svg.matches(">Metropolis<").count();
+    assert_eq!(
+        (names(&logo), names(&text)),
+        (1, 2),
+        "logo=1 draws the logo artwork instead of the name (the spine keeps it)"
+    );
+    assert!(logo.contains("font-style=\"italic\""), "the wordmark logo");
     // Content: search, lookups by namespaced id, generated artwork usable as decals.
     let found = request(
         c.addr,

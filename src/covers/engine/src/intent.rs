@@ -138,6 +138,9 @@ pub struct Intent {
     pub label_color: Option<String>,
     /// Font family (one of [`crate::fonts::FAMILIES`]).
     pub font: Option<String>,
+    /// Video formats: draw the title's logo artwork instead of its name as text (`style.logo`,
+    /// the link's `logo=1`).
+    pub logo: bool,
     /// Seed of the worn finish (`style.seed`); `None`: derived from the design.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u32>,
@@ -231,6 +234,109 @@ fn one_of(value: &Value, allowed: &[&'static str]) -> Option<&'static str> {
 }
 
 impl Intent {
+    /// The intent in its canonical v1 form: what [`parse`] reads back into the same intent, so
+    /// stored designs keep the request's shape rather than this model's.
+    pub fn to_json(&self) -> Value {
+        let slot = |s: &ImageSlot| json!({ "ref": s.reference, "fit": s.fit });
+        let mut style = Map::new();
+        let format = self.format();
+        let video = format.as_ref().is_some_and(|f| f.kind == Kind::Video);
+        if video || self.format == "jcard" {
+            style.insert("finish".into(), self.finish.into());
+        }
+        if let Some(c) = &self.background {
+            style.insert("background".into(), json!({ "color": c }));
+        }
+        if let Some(c) = &self.label_color {
+            style.insert("labelColor".into(), c.clone().into());
+        }
+        if let Some(f) = &self.font {
+            style.insert("font".into(), f.clone().into());
+        }
+        if self.logo {
+            style.insert("logo".into(), true.into());
+        }
+        if let Some(n) = self.seed {
+            style.insert("seed".into(), n.into());
+        }
+        let mut layout = Map::new();
+        if !self.hide.is_empty() {
+            layout.insert("hide".into(), json!(self.hide));
+        }
+        if let Some(n) = self.panel_count {
+            layout.insert("panels".into(), n.into());
+        }
+        if let Some(f) = self.flap {
+            layout.insert("flap".into(), f.into());
+        }
+        let mut images = Map::new();
+        if !self.panels.is_empty() {
+            images.insert(
+                "panels".into(),
+                self.panels.iter().map(|(k, v)| (k.clone(), slot(v))).collect::<Map<_, _>>().into(),
+            );
+        }
+        if let Some(b) = &self.background_image {
+            images.insert("background".into(), slot(b));
+        }
+        if let Some(l) = &self.studio_logo {
+            images.insert("studioLogo".into(), slot(l));
+        }
+        let decals: Vec<Value> = self
+            .decals
+            .iter()
+            .map(|d| {
+                let mut v = json!({ "x": d.x, "y": d.y, "scale": d.scale, "stretch": d.stretch, "layer": d.layer, "colorize": d.colorize });
+                v[if d.source.starts_with("upload:") { "ref" } else { "id" }] = d.source.clone().into();
+                if let Some(w) = d.width {
+                    v["width"] = w.into();
+                }
+                if let Some(c) = &d.color {
+                    v["color"] = c.clone().into();
+                }
+                v
+            })
+            .collect();
+        let texts: Vec<Value> = self
+            .texts
+            .iter()
+            .map(|t| {
+                let mut v = json!({ "text": t.text, "x": t.x, "y": t.y, "size": t.size, "weight": t.weight, "color": t.color, "letterSpacing": t.letter_spacing });
+                if let Some(w) = t.width {
+                    v["width"] = w.into();
+                }
+                v
+            })
+            .collect();
+        let mut out = Map::new();
+        out.insert("v".into(), 1.into());
+        out.insert("format".into(), self.format.clone().into());
+        if let Some(c) = &self.content {
+            out.insert("content".into(), json!({ "type": c.kind, "query": c.query }));
+        }
+        for (key, map) in [("style", style), ("layout", layout), ("images", images)] {
+            if !map.is_empty() {
+                out.insert(key.into(), map.into());
+            }
+        }
+        if !decals.is_empty() {
+            out.insert("decals".into(), decals.into());
+        }
+        if !texts.is_empty() {
+            out.insert("texts".into(), texts.into());
+        }
+        for (k, v) in &self.overrides {
+            out.insert((*k).into(), v.clone().into());
+        }
+        if let Some(q) = &self.qr {
+            out.insert("qr".into(), q.clone().into());
+        }
+        if let Some(n) = &self.name {
+            out.insert("name".into(), n.clone().into());
+        }
+        Value::Object(out)
+    }
+
     /// The format in the variant the intent chose (panel count, flap).
     pub fn format(&self) -> Option<Format> {
         formats::find_with(&self.format, self.panel_count, self.flap).ok().or_else(|| formats::find(&self.format))
@@ -269,6 +375,7 @@ pub fn parse(value: &Value) -> Result<(Intent, Report), IntentError> {
         background: None,
         label_color: None,
         font: None,
+        logo: false,
         seed: None,
         qr: None,
         hide,
@@ -379,6 +486,14 @@ impl Reader {
                         self.applied("style.background.color");
                     }
                     None => self.drop("style.background.color", "a colour is 6 hex digits (#rrggbb)"),
+                },
+                "logo" => match v.as_bool() {
+                    Some(_) if format.kind != Kind::Video => self.drop(&field, "logos apply to video formats"),
+                    Some(b) => {
+                        intent.logo = b;
+                        self.applied(&field);
+                    }
+                    None => self.drop(&field, "`logo` is true (the title's logo artwork) or false (its name as text)"),
                 },
                 "seed" => match v.as_u64().and_then(|n| u32::try_from(n).ok()) {
                     Some(n) => {
@@ -722,6 +837,7 @@ pub fn schema() -> Value {
             "background": { "type": "object", "properties": { "color": color } },
             "labelColor": color,
             "font": { "enum": crate::fonts::FAMILIES.iter().map(|f| f.name).collect::<Vec<_>>(), "default": crate::fonts::DEFAULT_FAMILY, "description": "Matched without regard to case; on audio formats it applies to every text section." },
+            "logo": { "type": "boolean", "default": false, "description": "Video formats: the title's logo artwork instead of its name as text (the link's logo=1)." },
             "seed": { "type": "integer", "minimum": 0, "maximum": 4294967295u32, "description": "Seed of the worn finish's creases, scuffs and edge wear (default: from the design)." }
         } },
         "layout": { "type": "object", "properties": {
@@ -879,6 +995,30 @@ mod tests {
         );
         let (_, report) = parse(&json!({ "format": "jcard", "layout": { "panels": 9 } })).unwrap();
         assert!(report.unsupported[0].reason.contains("3 to 8"), "{:?}", report.unsupported);
+    }
+
+    #[test]
+    fn the_canonical_form_reads_back_into_the_same_intent() {
+        for body in [
+            json!({
+                "v": 1, "format": "dvd-cover",
+                "content": { "type": "movie", "query": "Metropolis" },
+                "style": { "finish": "clean", "background": { "color": "#112233" }, "labelColor": "#ffea80", "font": "Bebas Neue", "logo": true, "seed": 9 },
+                "layout": { "hide": ["tagline"] },
+                "images": { "panels": { "front": { "ref": "upload:abc", "fit": "fit" } }, "background": { "ref": "upload:bg" }, "studioLogo": { "ref": "upload:logo" } },
+                "decals": [{ "id": "stickers/new", "x": 80, "y": 10, "width": 12, "layer": "under", "colorize": "solid", "color": "#ff0000" }, { "ref": "upload:d", "scale": 2 }],
+                "texts": [{ "text": "Two\nlines", "x": 75, "y": 90, "size": 3, "weight": 700, "width": 30 }],
+                "title": "Override", "year": 1968, "name": "Mine"
+            }),
+            json!({ "format": "jcard", "content": { "query": "Midnight Static" }, "layout": { "panels": 6, "flap": "tapered" }, "qr": "hello" }),
+            json!({ "format": "cd" }),
+        ] {
+            let (intent, report) = parse(&body).unwrap();
+            assert!(report.unsupported.is_empty(), "{:?}", report.unsupported);
+            let (again, report) = parse(&intent.to_json()).unwrap();
+            assert!(report.unsupported.is_empty(), "{:?}", report.unsupported);
+            assert_eq!(again, intent);
+        }
     }
 
     #[test]

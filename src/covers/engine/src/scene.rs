@@ -131,7 +131,10 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
                     place(&mut out, &svg, (x, y, w, h), format.kind == Kind::Video, "");
                 }
             }
-            if !hidden("title") {
+            let logo = t.artwork.iter().find(|a| a.kind == "logo").and_then(|a| decal_svg(&a.id));
+            if let (Some(svg), true, false) = (logo.as_ref(), intent.logo, hidden("title")) {
+                place(&mut out, svg, (x + w * 0.08, y + h * 0.04, w * 0.84, h * 0.16), false, "");
+            } else if !hidden("title") {
                 let title = intent.overrides.get("title").map(String::as_str).unwrap_or(t.title);
                 text_block(
                     &mut out,

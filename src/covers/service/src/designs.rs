@@ -47,7 +47,7 @@ fn compose(state: &AppState, body: &Value) -> Result<(String, Report, Option<Tit
             reason: "no title matched; the designer opens with the fields empty".into(),
         });
     }
-    let stored = serde_json::to_value(&intent).unwrap_or(Value::Null);
+    let stored = intent.to_json();
     let id = state
         .store
         .put_composed(&stored, title.as_ref().map(|t| t.id.as_str()), unix_now())
@@ -111,14 +111,39 @@ pub async fn compose_link(State(state): State<Arc<AppState>>, RawQuery(query): R
     if let Some(f) = get("finish") {
         style.insert("finish".into(), f.into());
     }
+    if let Some(l) = get("logo") {
+        // `1` and `0` as the contract gives them; anything else reaches the intent as text and
+        // is dropped and reported there.
+        style.insert(
+            "logo".into(),
+            match l.as_str() {
+                "1" => true.into(),
+                "0" => false.into(),
+                _ => l.into(),
+            },
+        );
+    }
+    if let Some(n) = get("seed") {
+        style.insert("seed".into(), n.parse::<u64>().map_or_else(|_| Value::from(n), Value::from));
+    }
     if !style.is_empty() {
         body.insert("style".into(), Value::Object(style));
     }
+    let mut layout = Map::new();
     if let Some(h) = get("hide") {
-        body.insert(
-            "layout".into(),
-            json!({ "hide": h.split(',').map(str::trim).filter(|s| !s.is_empty()).collect::<Vec<_>>() }),
-        );
+        layout.insert("hide".into(), json!(h.split(',').map(str::trim).filter(|s| !s.is_empty()).collect::<Vec<_>>()));
+    }
+    if let Some(n) = get("panels") {
+        layout.insert("panels".into(), n.parse::<u64>().map_or_else(|_| Value::from(n), Value::from));
+    }
+    if let Some(f) = get("flap") {
+        layout.insert("flap".into(), f.into());
+    }
+    if !layout.is_empty() {
+        body.insert("layout".into(), Value::Object(layout));
+    }
+    if let Some(q) = get("qr") {
+        body.insert("qr".into(), q.into());
     }
     for key in intent::OVERRIDES {
         if let Some(v) = get(key) {
