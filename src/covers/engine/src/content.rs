@@ -17,7 +17,7 @@ use crate::intent::ContentType;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Track {
     /// Title.
-    pub title: &'static str,
+    pub title: String,
     /// Length in seconds.
     pub seconds: u32,
 }
@@ -35,6 +35,10 @@ pub struct Artwork {
     /// Natural size, px.
     #[serde(rename = "heightPx")]
     pub height_px: u32,
+    /// The picture, for providers whose artwork is an image file (PNG or JPEG); built-in artwork
+    /// is generated SVG and has none.
+    #[serde(skip)]
+    pub image: Option<std::sync::Arc<crate::image::Image>>,
 }
 
 /// A movie, show or album.
@@ -46,28 +50,28 @@ pub struct Title {
     #[serde(rename = "type")]
     pub kind: ContentType,
     /// Title.
-    pub title: &'static str,
+    pub title: String,
     /// Year of release.
     pub year: u16,
     /// Director (films) or artist (albums).
-    pub credit: &'static str,
+    pub credit: String,
     /// Leading players (films).
-    pub starring: Vec<&'static str>,
+    pub starring: Vec<String>,
     /// Genres.
-    pub genre: Vec<&'static str>,
+    pub genre: Vec<String>,
     /// Running time, minutes.
     #[serde(rename = "runtimeMinutes")]
     pub runtime_minutes: u16,
     /// A tagline.
-    pub tagline: &'static str,
+    pub tagline: String,
     /// A short synopsis.
-    pub synopsis: &'static str,
+    pub synopsis: String,
     /// Tracks (albums).
     pub tracks: Vec<Track>,
     /// Artwork, as decal ids.
     pub artwork: Vec<Artwork>,
     /// Where the facts come from.
-    pub attribution: &'static str,
+    pub attribution: String,
     /// Public domain (true) or made up for the demo (false).
     #[serde(rename = "publicDomain")]
     pub public_domain: bool,
@@ -315,6 +319,7 @@ fn artwork_of(seed: &Seed) -> Vec<Artwork> {
         kind,
         width_px: w,
         height_px: h,
+        image: None,
     };
     match seed.kind {
         ContentType::Album => vec![art("cover", 1500, 1500), art("logo", 2000, 500)],
@@ -334,17 +339,21 @@ fn title_of(seed: &Seed) -> Title {
     Title {
         id: format!("builtin:{}/{}", type_name(seed.kind), seed.slug),
         kind: seed.kind,
-        title: seed.title,
+        title: seed.title.to_owned(),
         year: seed.year,
-        credit: seed.credit,
-        starring: seed.starring.to_vec(),
-        genre: seed.genre.to_vec(),
+        credit: seed.credit.to_owned(),
+        starring: seed.starring.iter().map(|s| (*s).to_owned()).collect(),
+        genre: seed.genre.iter().map(|s| (*s).to_owned()).collect(),
         runtime_minutes: seed.runtime,
-        tagline: seed.tagline,
-        synopsis: seed.synopsis,
-        tracks: seed.tracks.iter().map(|(title, seconds)| Track { title, seconds: *seconds }).collect(),
+        tagline: seed.tagline.to_owned(),
+        synopsis: seed.synopsis.to_owned(),
+        tracks: seed
+            .tracks
+            .iter()
+            .map(|(title, seconds)| Track { title: (*title).to_owned(), seconds: *seconds })
+            .collect(),
         artwork: artwork_of(seed),
-        attribution: if seed.public_domain { WIKIDATA } else { DEMO },
+        attribution: (if seed.public_domain { WIKIDATA } else { DEMO }).to_owned(),
         public_domain: seed.public_domain,
     }
 }
@@ -352,6 +361,28 @@ fn title_of(seed: &Seed) -> Title {
 /// Words of a text, lower case, letters and digits only.
 fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+}
+
+/// The titles that match `query` (title words, and a year that breaks ties), best first: at
+/// least half the query's words must be in the title.
+pub fn rank(query: &str, titles: Vec<Title>) -> Vec<Title> {
+    let wanted = words(query);
+    let year: Option<u16> = wanted.iter().filter_map(|w| w.parse().ok()).find(|y| (1880..=2100).contains(y));
+    let text_words: Vec<&String> = wanted.iter().filter(|w| w.parse::<u16>().is_err()).collect();
+    let mut scored: Vec<(usize, Title)> = titles
+        .into_iter()
+        .filter_map(|t| {
+            let have = words(&t.title);
+            let hits = text_words.iter().filter(|w| have.contains(w)).count();
+            if text_words.is_empty() || hits * 2 < text_words.len() + usize::from(text_words.len() == 1) {
+                return None;
+            }
+            let exact = usize::from(have.len() == text_words.len() && hits == have.len());
+            Some((hits * 4 + exact * 8 + usize::from(year == Some(t.year)) * 16, t))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.id.cmp(&b.1.id)));
+    scored.into_iter().map(|(_, t)| t).collect()
 }
 
 /// The offline catalogue compiled into the binary.
@@ -363,24 +394,7 @@ impl ContentProvider for Builtin {
     }
 
     fn search(&self, kind: ContentType, query: &str) -> Result<Vec<Title>, ProviderError> {
-        let wanted = words(query);
-        let year: Option<u16> = wanted.iter().filter_map(|w| w.parse().ok()).find(|y| (1880..=2100).contains(y));
-        let text_words: Vec<&String> = wanted.iter().filter(|w| w.parse::<u16>().is_err()).collect();
-        let mut scored: Vec<(usize, &Seed)> = SEEDS
-            .iter()
-            .filter(|s| s.kind == kind)
-            .filter_map(|s| {
-                let have = words(s.title);
-                let hits = text_words.iter().filter(|w| have.contains(w)).count();
-                if text_words.is_empty() || hits * 2 < text_words.len() + usize::from(text_words.len() == 1) {
-                    return None;
-                }
-                let exact = usize::from(have.len() == text_words.len() && hits == have.len());
-                Some((hits * 4 + exact * 8 + usize::from(year == Some(s.year)) * 16, s))
-            })
-            .collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.slug.cmp(b.1.slug)));
-        Ok(scored.into_iter().map(|(_, s)| title_of(s)).collect())
+        Ok(rank(query, SEEDS.iter().filter(|s| s.kind == kind).map(title_of).collect()))
     }
 
     fn get(&self, id: &str) -> Result<Option<Title>, ProviderError> {
@@ -395,6 +409,169 @@ pub fn is_builtin_artwork(id: &str) -> bool {
         .and_then(|rest| rest.split_once('/'))
         .is_some_and(|(kind, slug)| artwork_svg(slug, kind).is_some())
 }
+
+/// A catalogue folder the operator fills: one JSON record per title (`*.json`) and its images
+/// (PNG or JPEG) beside it. Ids are `local:<type>/<key>`, artwork `local:<kind>/<key>`.
+/// `docs/covers/content.md` gives the record's fields. The folder is read on every call, so
+/// records added while the service runs are found at once.
+pub struct Local {
+    dir: std::path::PathBuf,
+}
+
+/// A record of the local catalogue, as written in its JSON file.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct LocalRecord {
+    #[serde(rename = "type")]
+    kind: String,
+    key: Option<String>,
+    title: String,
+    year: u16,
+    #[serde(default)]
+    credit: String,
+    #[serde(default)]
+    starring: Vec<String>,
+    #[serde(default)]
+    genre: Vec<String>,
+    #[serde(default)]
+    runtime_minutes: u16,
+    #[serde(default)]
+    tagline: String,
+    #[serde(default)]
+    synopsis: String,
+    #[serde(default)]
+    tracks: Vec<LocalTrack>,
+    #[serde(default)]
+    artwork: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    attribution: String,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LocalTrack {
+    title: String,
+    seconds: u32,
+}
+
+/// A key of the local catalogue: letters, digits, `-` and `_`, 1 to 80 characters.
+fn valid_key(key: &str) -> bool {
+    (1..=80).contains(&key.len()) && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+impl Local {
+    /// The catalogue in `dir` (which need not exist yet).
+    pub fn new(dir: impl Into<std::path::PathBuf>) -> Local {
+        Local { dir: dir.into() }
+    }
+
+    /// Every readable record, as titles with their artwork loaded; records that cannot be read
+    /// are skipped (and named in the log of the caller, through `problems`).
+    pub fn titles(&self, problems: &mut Vec<String>) -> Vec<Title> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return Vec::new() };
+        let mut titles = Vec::new();
+        for entry in entries.flatten().take(10_000) {
+            let path = entry.path();
+            if path.extension().and_then(|e| e.to_str()) != Some("json") {
+                continue;
+            }
+            match self.record(&path) {
+                Ok(t) => titles.push(t),
+                Err(why) => problems.push(format!("{}: {why}", path.display())),
+            }
+        }
+        titles.sort_by(|a, b| a.id.cmp(&b.id));
+        titles
+    }
+
+    fn record(&self, path: &std::path::Path) -> Result<Title, String> {
+        let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+        if meta.len() > 1_000_000 {
+            return Err("records are at most 1 MB".into());
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        let r: LocalRecord = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        let kind = match r.kind.as_str() {
+            "movie" => ContentType::Movie,
+            "tv" => ContentType::Tv,
+            "album" => ContentType::Album,
+            other => return Err(format!("type {other:?} is not movie, tv or album")),
+        };
+        let key = r.key.unwrap_or_else(|| path.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_owned());
+        if !valid_key(&key) {
+            return Err(format!("key {key:?}: letters, digits, - and _, 1 to 80 characters"));
+        }
+        let mut artwork = Vec::new();
+        for (art_kind, file) in &r.artwork {
+            let Some(art_kind) = ARTWORK_KINDS.iter().find(|k| *k == art_kind) else {
+                return Err(format!("artwork {art_kind:?} is not one of {}", ARTWORK_KINDS.join(", ")));
+            };
+            // Only a plain file name in the catalogue folder: no directories, no hidden files.
+            if file.is_empty() || file.starts_with('.') || file.contains(['/', '\\']) || file.contains("..") {
+                return Err(format!("artwork file {file:?} must be a file name in the catalogue folder"));
+            }
+            let bytes = std::fs::read(self.dir.join(file)).map_err(|e| format!("{file}: {e}"))?;
+            let image = crate::image::read(bytes).map_err(|e| format!("{file}: {e}"))?;
+            artwork.push(Artwork {
+                id: format!("local:{art_kind}/{key}"),
+                kind: art_kind,
+                width_px: image.width,
+                height_px: image.height,
+                image: Some(std::sync::Arc::new(image)),
+            });
+        }
+        Ok(Title {
+            id: format!("local:{}/{key}", type_name(kind)),
+            kind,
+            title: r.title,
+            year: r.year,
+            credit: r.credit,
+            starring: r.starring,
+            genre: r.genre,
+            runtime_minutes: r.runtime_minutes,
+            tagline: r.tagline,
+            synopsis: r.synopsis,
+            tracks: r.tracks.into_iter().map(|t| Track { title: t.title, seconds: t.seconds }).collect(),
+            artwork,
+            attribution: if r.attribution.is_empty() {
+                "From this site's own catalogue.".to_owned()
+            } else {
+                r.attribution
+            },
+            public_domain: false,
+        })
+    }
+}
+
+impl ContentProvider for Local {
+    fn namespace(&self) -> &'static str {
+        "local"
+    }
+
+    fn search(&self, kind: ContentType, query: &str) -> Result<Vec<Title>, ProviderError> {
+        let titles = self.titles(&mut Vec::new()).into_iter().filter(|t| t.kind == kind).collect();
+        Ok(rank(query, titles))
+    }
+
+    fn get(&self, id: &str) -> Result<Option<Title>, ProviderError> {
+        let wanted = format!("local:{id}");
+        Ok(self.titles(&mut Vec::new()).into_iter().find(|t| t.id == wanted))
+    }
+}
+
+/// True when `id` has the shape of another provider's artwork id (`local:poster/<key>`,
+/// `tmdb:logo/<id>`, `mb:cover/<mbid>`): which ones exist depends on the title.
+pub fn is_provider_artwork_id(id: &str) -> bool {
+    let Some((ns, rest)) = id.split_once(':') else { return false };
+    let Some((kind, key)) = rest.split_once('/') else { return false };
+    ["local", "tmdb", "mb"].contains(&ns)
+        && ARTWORK_KINDS.contains(&kind)
+        && (1..=80).contains(&key.len())
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// The kinds of title artwork.
+pub const ARTWORK_KINDS: [&str; 4] = ["poster", "logo", "still", "cover"];
 
 #[cfg(test)]
 mod tests {
@@ -412,6 +589,43 @@ mod tests {
         let album = &Builtin.search(ContentType::Album, "midnight static").unwrap()[0];
         assert_eq!(album.tracks.len(), 8);
         assert_eq!(album.artwork[0].id, "builtin:cover/midnight-static-1986");
+    }
+
+    #[test]
+    fn the_local_catalogue_reads_records_and_images_from_its_folder() {
+        let dir = std::env::temp_dir().join(format!("covers-local-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        png.extend_from_slice(&[0, 0, 3, 0x20, 0, 0, 4, 0xB0]);
+        std::fs::write(dir.join("poster.png"), &png).unwrap();
+        std::fs::write(
+            dir.join("harbour-lights.json"),
+            r#"{"type":"movie","title":"Harbour Lights","year":2001,"credit":"A. Maker","artwork":{"poster":"poster.png"}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("escape.json"),
+            r#"{"type":"movie","title":"Escape","year":2001,"artwork":{"poster":"../secret.png"}}"#,
+        )
+        .unwrap();
+        std::fs::write(dir.join("broken.json"), "{").unwrap();
+        let local = Local::new(&dir);
+        let mut problems = Vec::new();
+        let titles = local.titles(&mut problems);
+        assert_eq!(titles.len(), 1);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems.iter().any(|p| p.contains("must be a file name")));
+        let found = local.search(ContentType::Movie, "harbour lights 2001").unwrap();
+        assert_eq!(found[0].id, "local:movie/harbour-lights");
+        assert_eq!(
+            (found[0].artwork[0].id.as_str(), found[0].artwork[0].width_px),
+            ("local:poster/harbour-lights", 800)
+        );
+        assert!(local.get("movie/harbour-lights").unwrap().is_some());
+        assert!(local.search(ContentType::Album, "harbour").unwrap().is_empty());
+        assert!(Local::new(dir.join("missing")).search(ContentType::Movie, "x").unwrap().is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(is_provider_artwork_id("tmdb:poster/19") && !is_provider_artwork_id("tmdb:poster/../x"));
     }
 
     #[test]

@@ -674,7 +674,12 @@ impl Reader {
             let source = match (o.get("id"), o.get("ref")) {
                 (Some(id), None) => {
                     let id = id.as_str().unwrap_or("");
-                    if crate::decals::find(id).is_none() && !crate::content::is_builtin_artwork(id) {
+                    // Artwork of other providers (`tmdb:poster/19`) is checked against the
+                    // composed title by the service; here only its shape.
+                    if crate::decals::find(id).is_none()
+                        && !crate::content::is_builtin_artwork(id)
+                        && !crate::content::is_provider_artwork_id(id)
+                    {
                         return Err(IntentError::UnknownDecal { field: format!("{field}.id"), id: id.to_owned() });
                     }
                     id.to_owned()

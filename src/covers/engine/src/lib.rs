@@ -26,6 +26,7 @@ pub mod export;
 pub mod finish;
 pub mod fonts;
 pub mod formats;
+pub mod image;
 pub mod intent;
 pub mod pdf;
 pub mod raster;

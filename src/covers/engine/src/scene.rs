@@ -33,8 +33,13 @@ fn inner(svg: &str) -> Option<(&str, f64, f64)> {
     (nums.len() == 4).then(|| (&svg[open_end + 1..close], nums[2], nums[3]))
 }
 
-/// A catalogue or built-in artwork decal's SVG.
-fn decal_svg(id: &str) -> Option<String> {
+/// A decal's SVG: the title's own artwork (providers' images), the catalogue, or built-in art.
+fn decal_svg(id: &str, title: Option<&Title>) -> Option<String> {
+    if let Some(a) = title.and_then(|t| t.artwork.iter().find(|a| a.id == id)) {
+        if let Some(image) = &a.image {
+            return Some(image.svg());
+        }
+    }
     if let Some(d) = crate::decals::find(id) {
         return Some(d.svg);
     }
@@ -109,7 +114,7 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
     let to_px = |x_pct: f64, y_pct: f64| (bleed + tw * x_pct / 100.0, bleed + th * y_pct / 100.0);
     let decals = |out: &mut String, layer: &str| {
         for d in intent.decals.iter().filter(|d| d.layer == layer) {
-            draw_decal(out, d, tw, th, bleed);
+            draw_decal(out, d, title, tw, th, bleed);
         }
     };
     decals(&mut out, "background");
@@ -127,15 +132,15 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
             );
             let art = if format.kind == Kind::Audio { "cover" } else { "poster" };
             if !hidden("poster") {
-                if let Some(svg) = t.artwork.iter().find(|a| a.kind == art).and_then(|a| decal_svg(&a.id)) {
+                if let Some(svg) = t.artwork.iter().find(|a| a.kind == art).and_then(|a| decal_svg(&a.id, title)) {
                     place(&mut out, &svg, (x, y, w, h), format.kind == Kind::Video, "");
                 }
             }
-            let logo = t.artwork.iter().find(|a| a.kind == "logo").and_then(|a| decal_svg(&a.id));
+            let logo = t.artwork.iter().find(|a| a.kind == "logo").and_then(|a| decal_svg(&a.id, title));
             if let (Some(svg), true, false) = (logo.as_ref(), intent.logo, hidden("title")) {
                 place(&mut out, svg, (x + w * 0.08, y + h * 0.04, w * 0.84, h * 0.16), false, "");
             } else if !hidden("title") {
-                let title = intent.overrides.get("title").map(String::as_str).unwrap_or(t.title);
+                let title = intent.overrides.get("title").map(String::as_str).unwrap_or(&t.title);
                 text_block(
                     &mut out,
                     &font,
@@ -156,7 +161,7 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
                 x + w / 2.0,
                 bleed + th / 2.0,
                 w * 0.55,
-                esc(intent.overrides.get("title").map(String::as_str).unwrap_or(t.title))
+                esc(intent.overrides.get("title").map(String::as_str).unwrap_or(&t.title))
             );
         }
         let back = panel("back").or_else(|| panel("inside")).or_else(|| panel("flap"));
@@ -165,7 +170,7 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
             let size = th * 0.028;
             let mut y = bleed + th * 0.1;
             let lines: Vec<String> = if t.tracks.is_empty() {
-                let synopsis = intent.overrides.get("synopsis").map(String::as_str).unwrap_or(t.synopsis);
+                let synopsis = intent.overrides.get("synopsis").map(String::as_str).unwrap_or(&t.synopsis);
                 if hidden("synopsis") {
                     Vec::new()
                 } else {
@@ -341,8 +346,8 @@ fn qr_code(out: &mut String, format: &Format, dpi: u32, bleed: f64, text: String
     out.push_str("\"/></g>");
 }
 
-fn draw_decal(out: &mut String, d: &DecalPlacement, tw: f64, th: f64, bleed: f64) {
-    let Some(svg) = decal_svg(&d.source) else { return };
+fn draw_decal(out: &mut String, d: &DecalPlacement, title: Option<&Title>, tw: f64, th: f64, bleed: f64) {
+    let Some(svg) = decal_svg(&d.source, title) else { return };
     let Some((_, vw, vh)) = inner(&svg) else { return };
     let natural_w = d.width.map(|w| tw * w / 100.0).unwrap_or(vw / 2.0) * d.scale;
     let w = natural_w * d.stretch;

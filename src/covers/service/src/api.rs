@@ -83,6 +83,27 @@ pub struct AppState {
     pub observer: Arc<Observer>,
     /// Composed designs.
     pub store: crate::store::Store,
+    /// Content providers, in the order they are tried.
+    pub providers: Vec<Box<dyn covers_engine::content::ContentProvider>>,
+    /// How long a composed design is kept without an account, seconds.
+    pub design_lifetime_seconds: u64,
+}
+
+impl AppState {
+    /// The state of a service with this configuration and data directory.
+    pub fn new(
+        observer: Arc<Observer>,
+        store: crate::store::Store,
+        config: &crate::config::Config,
+        data_dir: &std::path::Path,
+    ) -> AppState {
+        AppState {
+            observer,
+            store,
+            providers: providers(config, data_dir),
+            design_lifetime_seconds: u64::from(config.designs.lifetime_days) * 86_400,
+        }
+    }
 }
 
 /// Every route.
@@ -95,6 +116,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/content/search", get(content_search))
         .route("/api/v1/content/art/{kind}/{file}", get(content_art))
         .route("/api/v1/content/{type}/{id}", get(content_get))
+        .route("/api/v1/content/{type}/{id}/artwork/{kind}", get(content_artwork))
         .route("/api/compose", get(crate::designs::compose_link).post(crate::designs::compose_post))
         .route("/design/{id}", get(crate::designs::designer))
         .route("/design/{id}/preview.svg", get(crate::designs::preview))
@@ -193,9 +215,35 @@ fn content_type(name: &str) -> Option<covers_engine::intent::ContentType> {
     }
 }
 
-/// The providers, in the order they are tried (only the built-in catalogue so far).
-pub fn providers() -> Vec<Box<dyn covers_engine::content::ContentProvider>> {
-    vec![Box::new(covers_engine::content::Builtin)]
+/// The configured providers, in the configured order (online ones only when configured).
+pub fn providers(
+    config: &crate::config::Config,
+    data_dir: &std::path::Path,
+) -> Vec<Box<dyn covers_engine::content::ContentProvider>> {
+    use covers_engine::content::{Builtin, ContentProvider, Local};
+    let c = &config.content;
+    let ttl = std::time::Duration::from_secs(c.cache_ttl_hours * 3600);
+    let cache = data_dir.join("cache");
+    let mut out: Vec<Box<dyn ContentProvider>> = Vec::new();
+    for name in &c.order {
+        match name.as_str() {
+            "builtin" => out.push(Box::new(Builtin)),
+            "local" => out.push(Box::new(Local::new(data_dir.join(&c.local_dir)))),
+            "tmdb" => {
+                if let Some(t) = &c.tmdb {
+                    let contact = c.musicbrainz.as_ref().map_or("self-hosted", |m| m.contact.as_str());
+                    out.push(Box::new(crate::online::Tmdb::new(t.clone(), cache.join("tmdb"), ttl, contact)));
+                }
+            }
+            "musicbrainz" => {
+                if let Some(m) = &c.musicbrainz {
+                    out.push(Box::new(crate::online::MusicBrainz::new(m.clone(), cache.join("musicbrainz"), ttl)));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// A title with its artwork's preview addresses.
@@ -203,8 +251,13 @@ fn title_json(base: &str, title: &covers_engine::content::Title) -> serde_json::
     let mut v = serde_json::to_value(title).unwrap_or_default();
     if let Some(art) = v["artwork"].as_array_mut() {
         for a in art {
-            if let Some(id) = a["id"].as_str().and_then(|id| id.strip_prefix("builtin:")).map(str::to_owned) {
-                a["previewUrl"] = format!("{base}/api/v1/content/art/{id}.svg").into();
+            let Some(id) = a["id"].as_str().map(str::to_owned) else { continue };
+            if let Some(builtin) = id.strip_prefix("builtin:") {
+                a["previewUrl"] = format!("{base}/api/v1/content/art/{builtin}.svg").into();
+            } else if let (Some((ns, rest)), Some(kind)) = (title.id.split_once(':'), a["kind"].as_str()) {
+                // Other providers' images: through the title they belong to (`tmdb:movie/19`).
+                let (type_name, key) = rest.split_once('/').unwrap_or(("movie", rest));
+                a["previewUrl"] = format!("{base}/api/v1/content/{type_name}/{ns}:{key}/artwork/{kind}").into();
             }
         }
     }
@@ -224,14 +277,20 @@ async fn content_search(State(state): State<Arc<AppState>>, RawQuery(query): Raw
     if q.is_empty() || q.chars().count() > 200 {
         return ApiError::validation("q", "`q` is the title to search, 1 to 200 characters").into_response();
     }
-    let mut items = Vec::new();
-    for p in providers() {
-        match p.search(kind, q) {
-            Ok(found) => items.extend(found.iter().map(|t| title_json(&state.observer.base_url, t))),
-            Err(e) => tracing::warn!(provider = p.namespace(), error = %e.0, "content search failed"),
+    let q = q.to_owned();
+    let found = tokio::task::spawn_blocking(move || {
+        let mut items = Vec::new();
+        for p in &state.providers {
+            match p.search(kind, &q) {
+                Ok(found) => items.extend(found.iter().map(|t| title_json(&state.observer.base_url, t))),
+                Err(e) => tracing::warn!(provider = p.namespace(), error = %e.0, "content search failed"),
+            }
         }
-    }
-    Json(json!({ "items": items })).into_response()
+        items
+    })
+    .await
+    .unwrap_or_default();
+    Json(json!({ "items": found })).into_response()
 }
 
 /// GET /api/v1/content/{type}/{provider:id}: one title with its artwork as decal ids.
@@ -241,12 +300,40 @@ async fn content_get(State(state): State<Arc<AppState>>, Path((kind, id)): Path<
     }
     let missing = || ApiError::new(Code::NotFound, format!("no {kind} {id}")).into_response();
     let Some((namespace, local)) = id.split_once(':') else { return missing() };
-    for p in providers().into_iter().filter(|p| p.namespace() == namespace) {
-        if let Ok(Some(title)) = p.get(&format!("{kind}/{local}")) {
-            return Json(title_json(&state.observer.base_url, &title)).into_response();
-        }
+    let full_id = format!("{namespace}:{kind}/{local}");
+    let state2 = state.clone();
+    let title =
+        tokio::task::spawn_blocking(move || crate::designs::title_by_id(&state2, &full_id)).await.ok().flatten();
+    match title {
+        Some(title) => Json(title_json(&state.observer.base_url, &title)).into_response(),
+        None => missing(),
     }
-    missing()
+}
+
+/// GET /api/v1/content/{type}/{provider:id}/artwork/{kind}: a title's image (local catalogue
+/// and online providers), as the provider gave it (PNG or JPEG).
+async fn content_artwork(
+    State(state): State<Arc<AppState>>,
+    Path((kind, id, art)): Path<(String, String, String)>,
+) -> Response {
+    let missing = || ApiError::new(Code::NotFound, format!("no {art} artwork for {kind} {id}")).into_response();
+    if content_type(&kind).is_none() {
+        return ApiError::validation("type", "`type` is movie, tv or album").into_response();
+    }
+    let Some((namespace, local)) = id.split_once(':') else { return missing() };
+    let full_id = format!("{namespace}:{kind}/{local}");
+    let title = tokio::task::spawn_blocking(move || crate::designs::title_by_id(&state, &full_id)).await.ok().flatten();
+    let image = title.and_then(|t| t.artwork.into_iter().find(|a| a.kind == art)).and_then(|a| a.image);
+    match image {
+        Some(image) => {
+            let mut response = image.bytes.clone().into_response();
+            let h = response.headers_mut();
+            h.insert(axum::http::header::CONTENT_TYPE, axum::http::HeaderValue::from_static(image.mime));
+            h.insert(axum::http::header::X_CONTENT_TYPE_OPTIONS, axum::http::HeaderValue::from_static("nosniff"));
+            response
+        }
+        None => missing(),
+    }
 }
 
 /// GET /api/v1/content/art/{kind}/{slug}.svg: generated artwork of a built-in title.

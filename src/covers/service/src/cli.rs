@@ -29,7 +29,7 @@ enum Command {
         /// Directory of the service's data (its database).
         #[arg(long, env = "COVERS_DATA_DIR", default_value = "./covers-data")]
         data_dir: PathBuf,
-        /// TOML configuration (read when present; its settings come with issues 16 to 18).
+        /// TOML configuration: design lifetime, content providers (see `docs/covers/content.md`).
         #[arg(long, env = "COVERS_CONFIG")]
         config: Option<PathBuf>,
         /// Public base URL used in links (default: from the listen address).
@@ -130,9 +130,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .with_writer(std::io::stderr)
                 .init();
             std::fs::create_dir_all(&data_dir).with_context(|| format!("creating {}", data_dir.display()))?;
-            if let Some(path) = &config {
-                std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-            }
+            let config = crate::config::Config::load(config.as_deref())?;
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             runtime.block_on(async move {
                 let listener =
@@ -143,7 +141,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     .unwrap_or_else(|| format!("http://{bound}"));
                 let store = crate::store::Store::open(&data_dir.join(crate::store::DATABASE_FILE))
                     .map_err(|e| anyhow::anyhow!("opening the database: {e}"))?;
-                let state = Arc::new(AppState { observer: Arc::new(Observer::new(base)), store });
+                let state = Arc::new(AppState::new(Arc::new(Observer::new(base)), store, &config, &data_dir));
                 println!("listening on http://{bound}/api/v1");
                 service_kit::shutdown::serve_until(listener, router(state), service_kit::shutdown::signal()).await?;
                 tracing::info!("stopped");

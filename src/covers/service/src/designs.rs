@@ -16,7 +16,7 @@ use covers_engine::scene::{self, Guides};
 use serde_json::{json, Map, Value};
 use service_kit::period::unix_now;
 
-use crate::api::{providers, ApiError, AppState, Code};
+use crate::api::{ApiError, AppState, Code};
 
 /// Largest request body accepted (the contract's 4.5 MB).
 pub const MAX_BODY: usize = 4_500_000;
@@ -32,15 +32,50 @@ fn intent_error(e: IntentError) -> ApiError {
 }
 
 /// The best match of the intent's content query, from the providers in order.
-fn find_title(intent: &Intent) -> Option<Title> {
+fn find_title(state: &AppState, intent: &Intent) -> Option<Title> {
     let query = intent.content.as_ref()?;
-    providers().iter().find_map(|p| p.search(query.kind, &query.query).ok()?.into_iter().next())
+    state.providers.iter().find_map(|p| match p.search(query.kind, &query.query) {
+        Ok(found) => found.into_iter().next(),
+        Err(e) => {
+            tracing::warn!(provider = p.namespace(), error = %e.0, "content search failed");
+            None
+        }
+    })
+}
+
+/// A title by its namespaced id (`tmdb:movie/19`), with its artwork, from its provider.
+pub fn title_by_id(state: &AppState, id: &str) -> Option<Title> {
+    let (ns, rest) = id.split_once(':')?;
+    state.providers.iter().find(|p| p.namespace() == ns)?.get(rest).ok()?
 }
 
 /// Validates, resolves the content and keeps the design; the designer's address and the report.
+/// Blocking (providers may ask the network): call it on the blocking pool.
 fn compose(state: &AppState, body: &Value) -> Result<(String, Report, Option<Title>), ApiError> {
     let (intent, mut report) = intent::parse(body).map_err(intent_error)?;
-    let title = find_title(&intent);
+    let mut title = find_title(state, &intent);
+    // Decals that place another provider's artwork must name the matched title's artwork, which
+    // the full record lists.
+    let provider_art: Vec<(usize, &str)> = intent
+        .decals
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| covers_engine::content::is_provider_artwork_id(&d.source))
+        .map(|(i, d)| (i, d.source.as_str()))
+        .collect();
+    if !provider_art.is_empty() {
+        if let Some(full) = title.as_ref().and_then(|t| title_by_id(state, &t.id)) {
+            title = Some(full);
+        }
+        for (i, id) in provider_art {
+            if !title.as_ref().is_some_and(|t| t.artwork.iter().any(|a| a.id == id)) {
+                return Err(intent_error(IntentError::UnknownDecal {
+                    field: format!("decals[{i}].id"),
+                    id: id.to_owned(),
+                }));
+            }
+        }
+    }
     if intent.content.is_some() && title.is_none() {
         report.unsupported.push(intent::Unsupported {
             field: "content.query".into(),
@@ -66,7 +101,8 @@ pub async fn compose_post(State(state): State<Arc<AppState>>, body: Body) -> Res
         Ok(v) => v,
         Err(e) => return ApiError::validation("body", format!("the body is not valid JSON: {e}")).into_response(),
     };
-    match compose(&state, &value) {
+    let done = tokio::task::spawn_blocking(move || compose(&state, &value)).await;
+    match done.unwrap_or_else(|_| Err(ApiError::new(Code::Unavailable, "composing failed"))) {
         Ok((url, report, title)) => Json(json!({
             "url": url,
             "applied": report.applied,
@@ -150,7 +186,9 @@ pub async fn compose_link(State(state): State<Arc<AppState>>, RawQuery(query): R
             body.insert(key.into(), v.into());
         }
     }
-    match compose(&state, &Value::Object(body)) {
+    let body = Value::Object(body);
+    let done = tokio::task::spawn_blocking(move || compose(&state, &body)).await;
+    match done.unwrap_or_else(|_| Err(ApiError::new(Code::Unavailable, "composing failed"))) {
         Ok((url, _, _)) => {
             let mut response = StatusCode::SEE_OTHER.into_response();
             if let Ok(v) = HeaderValue::from_str(&url) {
@@ -162,16 +200,23 @@ pub async fn compose_link(State(state): State<Arc<AppState>>, RawQuery(query): R
     }
 }
 
-/// The stored design, its format, intent and title.
-fn load(state: &AppState, id: &str) -> Option<(covers_engine::Format, Intent, Option<Title>)> {
-    let composed = state.store.composed(id, unix_now(), crate::store::COMPOSED_TTL_SECONDS).ok()??;
-    let (intent, _) = intent::parse(&composed.intent).ok()?;
-    let format = intent.format()?;
-    let title = composed.title.as_deref().and_then(|t| {
-        let (ns, rest) = t.split_once(':')?;
-        providers().into_iter().find(|p| p.namespace() == ns)?.get(rest).ok()?
-    });
-    Some((format, intent, title))
+/// A stored design: its format, intent and title.
+type Loaded = (covers_engine::Format, Intent, Option<Title>);
+
+/// The stored design, its format, intent and title (looked up on the blocking pool: providers
+/// may ask the network or their disk cache).
+async fn load(state: &Arc<AppState>, id: &str) -> Option<Loaded> {
+    let (state, id) = (state.clone(), id.to_owned());
+    tokio::task::spawn_blocking(move || {
+        let composed = state.store.composed(&id, unix_now(), state.design_lifetime_seconds).ok()??;
+        let (intent, _) = intent::parse(&composed.intent).ok()?;
+        let format = intent.format()?;
+        let title = composed.title.as_deref().and_then(|t| title_by_id(&state, t));
+        Some((format, intent, title))
+    })
+    .await
+    .ok()
+    .flatten()
 }
 
 fn esc(text: &str) -> String {
@@ -180,7 +225,7 @@ fn esc(text: &str) -> String {
 
 /// GET /design/{id}: the designer (so far: the design with its trim, safe-area and fold guides).
 pub async fn designer(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
-    let Some((format, intent, title)) = load(&state, &id) else {
+    let Some((format, intent, title)) = load(&state, &id).await else {
         return (StatusCode::NOT_FOUND, Html("<!DOCTYPE html><title>No such design</title><p>No such design (composed designs are kept for 30 days).</p>".to_owned())).into_response();
     };
     let svg = scene::render(&format, &intent, title.as_ref(), 72, Guides { show: true });
@@ -209,7 +254,7 @@ pub async fn designer(State(state): State<Arc<AppState>>, Path(id): Path<String>
 /// GET /design/{id}/preview.png: the design without guides, 1200 px wide (rendered on the
 /// blocking pool).
 pub async fn preview_png(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
-    let Some((format, intent, title)) = load(&state, &id) else {
+    let Some((format, intent, title)) = load(&state, &id).await else {
         return ApiError::new(Code::NotFound, "no such design").into_response();
     };
     let made = tokio::task::spawn_blocking(move || {
@@ -230,7 +275,7 @@ pub async fn preview_png(State(state): State<Arc<AppState>>, Path(id): Path<Stri
 
 /// GET /design/{id}/preview.svg: the design without guides, at preview scale (72 px per inch).
 pub async fn preview(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
-    let Some((format, intent, title)) = load(&state, &id) else {
+    let Some((format, intent, title)) = load(&state, &id).await else {
         return ApiError::new(Code::NotFound, "no such design").into_response();
     };
     let mut response = scene::render(&format, &intent, title.as_ref(), 72, Guides { show: false }).into_response();

@@ -8,5 +8,7 @@
 
 pub mod api;
 pub mod cli;
+pub mod config;
 pub mod designs;
+pub mod online;
 pub mod store;

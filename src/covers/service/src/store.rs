@@ -14,9 +14,6 @@ const COMPOSED: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.comp
 /// File name of the database in the data directory.
 pub const DATABASE_FILE: &str = "covers.redb";
 
-/// How long a composed design is kept without an account (30 days).
-pub const COMPOSED_TTL_SECONDS: u64 = 30 * 86_400;
-
 /// The store.
 pub struct Store {
     db: Database,

@@ -1,0 +1,187 @@
+//! The cover service's TOML configuration (`covers serve --config FILE`). Every setting has a
+//! default, so no file is needed; an unknown key is an error, so typos do not pass silently.
+//!
+//! ```toml
+//! [designs]
+//! lifetime_days = 30            # composed designs without an account
+//!
+//! [content]
+//! order = ["builtin", "local", "tmdb", "musicbrainz"]   # providers tried, in this order
+//! local_dir = "catalogue"       # the local catalogue folder (relative: inside the data dir)
+//! cache_ttl_hours = 168         # online answers and images kept on disk this long
+//!
+//! [content.tmdb]                # off unless this table is present
+//! token = "…"                   # TMDB API read access token (v4 auth)
+//!
+//! [content.musicbrainz]         # off unless this table is present
+//! contact = "admin@example.org" # MusicBrainz asks for a contact in the User-Agent
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// The whole file.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Composed designs.
+    #[serde(default)]
+    pub designs: Designs,
+    /// Content providers.
+    #[serde(default)]
+    pub content: Content,
+}
+
+/// `[designs]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Designs {
+    /// Days a composed design is kept without an account.
+    #[serde(default = "thirty")]
+    pub lifetime_days: u32,
+}
+
+fn thirty() -> u32 {
+    30
+}
+
+impl Default for Designs {
+    fn default() -> Self {
+        Designs { lifetime_days: 30 }
+    }
+}
+
+/// `[content]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Content {
+    /// Providers in the order they are tried.
+    #[serde(default = "default_order")]
+    pub order: Vec<String>,
+    /// The local catalogue folder (relative paths are inside the data directory).
+    #[serde(default = "default_local_dir")]
+    pub local_dir: PathBuf,
+    /// Hours an online answer or image is kept in the disk cache.
+    #[serde(default = "default_ttl")]
+    pub cache_ttl_hours: u64,
+    /// TMDB, when configured.
+    pub tmdb: Option<Tmdb>,
+    /// MusicBrainz and the Cover Art Archive, when configured.
+    pub musicbrainz: Option<MusicBrainz>,
+}
+
+fn default_order() -> Vec<String> {
+    ["builtin", "local", "tmdb", "musicbrainz"].map(str::to_owned).to_vec()
+}
+
+fn default_local_dir() -> PathBuf {
+    PathBuf::from("catalogue")
+}
+
+fn default_ttl() -> u64 {
+    168
+}
+
+impl Default for Content {
+    fn default() -> Self {
+        Content {
+            order: default_order(),
+            local_dir: default_local_dir(),
+            cache_ttl_hours: default_ttl(),
+            tmdb: None,
+            musicbrainz: None,
+        }
+    }
+}
+
+/// `[content.tmdb]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tmdb {
+    /// The API read access token, sent as a bearer token.
+    pub token: String,
+    /// The API's address.
+    #[serde(default = "tmdb_api")]
+    pub base_url: String,
+    /// The image server's address (sizes such as `w780` are appended).
+    #[serde(default = "tmdb_images")]
+    pub image_base_url: String,
+    /// Language of titles and overviews.
+    #[serde(default = "english")]
+    pub language: String,
+}
+
+fn tmdb_api() -> String {
+    "https://api.themoviedb.org".into()
+}
+
+fn tmdb_images() -> String {
+    "https://image.tmdb.org/t/p".into()
+}
+
+fn english() -> String {
+    "en-US".into()
+}
+
+/// `[content.musicbrainz]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MusicBrainz {
+    /// A contact (e-mail or URL) for the User-Agent, as MusicBrainz asks.
+    pub contact: String,
+    /// The web service's address.
+    #[serde(default = "mb_api")]
+    pub base_url: String,
+    /// The Cover Art Archive's address.
+    #[serde(default = "caa")]
+    pub cover_art_url: String,
+}
+
+fn mb_api() -> String {
+    "https://musicbrainz.org".into()
+}
+
+fn caa() -> String {
+    "https://coverartarchive.org".into()
+}
+
+impl Config {
+    /// Reads the file; `None` gives the defaults.
+    pub fn load(path: Option<&Path>) -> anyhow::Result<Config> {
+        use anyhow::Context;
+        let Some(path) = path else { return Ok(Config::default()) };
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let config: Config =
+            toml::from_str(&text).with_context(|| format!("{} is not a valid configuration", path.display()))?;
+        for name in &config.content.order {
+            anyhow::ensure!(
+                ["builtin", "local", "tmdb", "musicbrainz"].contains(&name.as_str()),
+                "content.order: unknown provider {name:?} (builtin, local, tmdb, musicbrainz)"
+            );
+        }
+        anyhow::ensure!(config.designs.lifetime_days >= 1, "designs.lifetime_days is at least 1");
+        if let Some(mb) = &config.content.musicbrainz {
+            anyhow::ensure!(!mb.contact.trim().is_empty(), "content.musicbrainz.contact is required");
+        }
+        Ok(config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_a_full_file() {
+        let c = Config::default();
+        assert_eq!((c.designs.lifetime_days, c.content.order.len(), c.content.tmdb.is_none()), (30, 4, true));
+        let c: Config = toml::from_str(
+            "[designs]\nlifetime_days = 7\n[content]\norder = [\"tmdb\", \"builtin\"]\n[content.tmdb]\ntoken = \"t\"\n[content.musicbrainz]\ncontact = \"a@b.c\"\n",
+        )
+        .unwrap();
+        assert_eq!((c.designs.lifetime_days, c.content.order[0].as_str()), (7, "tmdb"));
+        assert_eq!(c.content.tmdb.unwrap().base_url, "https://api.themoviedb.org");
+        assert!(toml::from_str::<Config>("[designs]\nlifetime_dayz = 7\n").is_err(), "typos are errors");
+    }
+}
