@@ -94,8 +94,10 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
     let ink = intent.label_color.clone().unwrap_or_else(|| "#ffffff".to_owned());
     let hidden = |field: &str| intent.hide.contains(&field);
     let font = crate::fonts::stack(intent.font.as_deref()).replace('\'', "&apos;");
-    let mut out =
-        format!("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {sw} {sh}\" width=\"{sw}\" height=\"{sh}\">");
+    // The trim's size and place in SVG units, for the designer's dragging (percent of the trim).
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {sw} {sh}\" width=\"{sw}\" height=\"{sh}\" data-bleed=\"{bleed}\" data-trim-width=\"{tw}\" data-trim-height=\"{th}\">"
+    );
     if let Shape::Disc { hole_mm } = format.shape {
         let r = tw / 2.0;
         let hole = f64::from(px(hole_mm, dpi)) / 2.0;
@@ -113,8 +115,11 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
     let _ = write!(out, "<rect width=\"{sw}\" height=\"{sh}\" fill=\"{background}\"/>");
     let to_px = |x_pct: f64, y_pct: f64| (bleed + tw * x_pct / 100.0, bleed + th * y_pct / 100.0);
     let decals = |out: &mut String, layer: &str| {
-        for d in intent.decals.iter().filter(|d| d.layer == layer) {
+        for (i, d) in intent.decals.iter().enumerate().filter(|(_, d)| d.layer == layer) {
+            // Each placed element is a group the designer can find and drag.
+            let _ = write!(out, "<g class=\"el\" data-kind=\"decal\" data-i=\"{i}\">");
             draw_decal(out, d, title, tw, th, bleed);
+            out.push_str("</g>");
         }
     };
     decals(&mut out, "background");
@@ -203,12 +208,44 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
                 text_block(&mut out, &font, &line, (x + w / 2.0, y), size, 400, &ink, 0.0);
                 y += size * 1.4;
             }
+            if format.kind == Kind::Video {
+                credits_block(
+                    &mut out,
+                    &font,
+                    &ink,
+                    intent,
+                    t,
+                    (x, w),
+                    (y + size, bleed + th - f64::from(px(format.safe_mm, dpi))),
+                    size,
+                );
+            }
+        }
+        // The tagline under the title on the front, and the studio at the foot of the spine.
+        if format.kind == Kind::Video {
+            let text =
+                |key: &str, fallback: &str| intent.overrides.get(key).cloned().unwrap_or_else(|| fallback.to_owned());
+            if let Some(f) = panel("front").filter(|_| !hidden("tagline")) {
+                let tagline = text("tagline", &t.tagline);
+                if !tagline.is_empty() {
+                    let (x, w) = (bleed + f64::from(px(f.x, dpi)), f64::from(px(f.width, dpi)));
+                    let size = (th * 0.026).min(w * 0.9 / (tagline.chars().count().max(1) as f64 * 0.5));
+                    text_block(&mut out, &font, &tagline, (x + w / 2.0, bleed + th * 0.2), size, 400, &ink, 4.0);
+                }
+            }
+            let studio = text("studio", "");
+            if let (Some(s), false) = (panel("spine"), studio.is_empty() || hidden("studio")) {
+                let (x, w) = (bleed + f64::from(px(s.x, dpi)), f64::from(px(s.width, dpi)));
+                text_block(&mut out, &font, &studio, (x + w / 2.0, bleed + th * 0.93), w * 0.3, 700, &ink, 0.0);
+            }
         }
     }
     decals(&mut out, "under");
-    for t in &intent.texts {
+    for (i, t) in intent.texts.iter().enumerate() {
+        let _ = write!(out, "<g class=\"el\" data-kind=\"text\" data-i=\"{i}\">");
         let (cx, cy) = to_px(t.x, t.y);
         text_block(&mut out, &font, &t.text, (cx, cy), th * t.size / 100.0, t.weight, &t.color, t.letter_spacing);
+        out.push_str("</g>");
     }
     if let Some(t) = title.filter(|_| format.kind == Kind::Audio && !hidden("qr")) {
         qr_code(&mut out, format, dpi, bleed, intent.qr.as_deref().map_or_else(|| t.qr_text(), str::to_owned));
@@ -269,6 +306,70 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
     }
     out.push_str("</svg>");
     out
+}
+
+/// The back's credits of a film or show, from `top` down: who made it and who is in it, then the
+/// year, running time and genre, and a rating box when the design gives a rating.
+#[allow(clippy::too_many_arguments)]
+fn credits_block(
+    out: &mut String,
+    font: &str,
+    ink: &str,
+    intent: &Intent,
+    t: &Title,
+    (x, w): (f64, f64),
+    (top, bottom): (f64, f64),
+    size: f64,
+) {
+    let hidden = |field: &str| intent.hide.contains(&field);
+    let text = |key: &str, fallback: String| intent.overrides.get(key).cloned().unwrap_or(fallback);
+    let mut lines = Vec::new();
+    if !hidden("credits") {
+        let director = text("director", t.credit.clone());
+        if !director.is_empty() {
+            lines.push(format!("Directed by {director}"));
+        }
+        let starring = text("starring", t.starring.join(", "));
+        if !starring.is_empty() {
+            lines.push(format!("Starring {starring}"));
+        }
+    }
+    let mut facts = Vec::new();
+    if !hidden("year") {
+        facts.push(text("year", t.year.to_string()));
+    }
+    if !hidden("runtime") && (t.runtime_minutes > 0 || intent.overrides.contains_key("runtime")) {
+        let runtime = text("runtime", t.runtime_minutes.to_string());
+        facts.push(if runtime.chars().all(|c| c.is_ascii_digit()) { format!("{runtime} min") } else { runtime });
+    }
+    let genre = text("genre", t.genre.join(", "));
+    if !genre.is_empty() {
+        facts.push(genre);
+    }
+    if !facts.is_empty() {
+        lines.push(facts.join(" · "));
+    }
+    let size = size * 0.85;
+    let room = w * 0.88;
+    let mut y = top.max(bottom - size * 1.5 * (lines.len() as f64 + 2.5));
+    for line in lines {
+        for part in wrap_words(&line, (room / (size * 0.55)) as usize) {
+            text_block(out, font, &part, (x + w / 2.0, y), size, 400, ink, 0.0);
+            y += size * 1.4;
+        }
+    }
+    if let (Some(rating), false) = (intent.overrides.get("rating"), hidden("rating")) {
+        let box_w = size * (rating.chars().count() as f64 * 0.7 + 2.0);
+        let _ = write!(
+            out,
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{box_w:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"{ink}\" stroke-width=\"{:.1}\"/>",
+            x + w * 0.06,
+            bottom - size * 2.2,
+            size * 1.8,
+            size * 0.12
+        );
+        text_block(out, font, rating, (x + w * 0.06 + box_w / 2.0, bottom - size * 1.3), size, 700, ink, 0.0);
+    }
 }
 
 /// The trim outline of shapes that are not rectangles or discs (the tapered J-card flap), as
@@ -422,6 +523,29 @@ mod tests {
         let (cd, _) = parse(&json!({ "format": "cd" })).unwrap();
         let svg = render(&cd.format().unwrap(), &cd, Some(album), 600, Guides { show: false });
         assert!(!svg.contains("finish-worn"), "finishes are for video formats and the J-card");
+    }
+
+    #[test]
+    fn video_backs_carry_credits_and_the_overrides_replace_them() {
+        let title = &Builtin.search(ContentType::Movie, "Metropolis").unwrap()[0];
+        let format = crate::formats::find("dvd-cover").unwrap();
+        let (plain, _) = parse(&json!({ "format": "dvd-cover" })).unwrap();
+        let svg = render(&format, &plain, Some(title), 72, Guides { show: false });
+        for text in [
+            ">Directed by Fritz Lang<",
+            "Starring Brigitte Helm",
+            "1927 · 153 min · science fiction, drama",
+            ">The city of the future<",
+        ] {
+            assert!(svg.contains(text), "{text}");
+        }
+        let (changed, _) =
+            parse(&json!({ "format": "dvd-cover", "director": "Somebody Else", "rating": "PG", "studio": "Our Studio",
+            "layout": { "hide": ["tagline", "runtime"] } }))
+            .unwrap();
+        let svg = render(&format, &changed, Some(title), 72, Guides { show: false });
+        assert!(svg.contains(">Directed by Somebody Else<") && svg.contains(">PG<") && svg.contains(">Our Studio<"));
+        assert!(!svg.contains("The city of the future") && !svg.contains("153 min"));
     }
 
     #[test]

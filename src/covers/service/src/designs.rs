@@ -49,11 +49,19 @@ pub fn title_by_id(state: &AppState, id: &str) -> Option<Title> {
     state.providers.iter().find(|p| p.namespace() == ns)?.get(rest).ok()?
 }
 
-/// Validates, resolves the content and keeps the design; the designer's address and the report.
-/// Blocking (providers may ask the network): call it on the blocking pool.
-fn compose(state: &AppState, body: &Value) -> Result<(String, Report, Option<Title>), ApiError> {
+/// Validates an intent and resolves its content: the intent, the report and the title. The
+/// title is `previous` when the content query has not changed (the designer's edits), otherwise
+/// the first match of the providers. Blocking (providers may ask the network).
+fn resolve(
+    state: &AppState,
+    body: &Value,
+    previous: Option<(&Intent, Option<String>)>,
+) -> Result<(Intent, Report, Option<Title>), ApiError> {
     let (intent, mut report) = intent::parse(body).map_err(intent_error)?;
-    let mut title = find_title(state, &intent);
+    let mut title = match previous {
+        Some((before, title_id)) if before.content == intent.content => title_id.and_then(|id| title_by_id(state, &id)),
+        _ => find_title(state, &intent),
+    };
     // Decals that place another provider's artwork must name the matched title's artwork, which
     // the full record lists.
     let provider_art: Vec<(usize, &str)> = intent
@@ -82,12 +90,58 @@ fn compose(state: &AppState, body: &Value) -> Result<(String, Report, Option<Tit
             reason: "no title matched; the designer opens with the fields empty".into(),
         });
     }
+    Ok((intent, report, title))
+}
+
+/// Validates, resolves the content and keeps the design; the designer's address and the report.
+/// Blocking (providers may ask the network): call it on the blocking pool.
+fn compose(state: &AppState, body: &Value) -> Result<(String, Report, Option<Title>), ApiError> {
+    let (intent, report, title) = resolve(state, body, None)?;
     let stored = intent.to_json();
     let id = state
         .store
         .put_composed(&stored, title.as_ref().map(|t| t.id.as_str()), unix_now())
         .map_err(|e| ApiError::new(Code::Unavailable, format!("storage: {e}")))?;
     Ok((format!("{}/design/{id}", state.observer.base_url), report, title))
+}
+
+/// PUT /design/{id}: the designer's edit. The body is the whole intent (same format); the
+/// design is replaced and the answer carries the new preview SVG (with guides) and the report.
+pub async fn edit(State(state): State<Arc<AppState>>, Path(id): Path<String>, body: Body) -> Response {
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
+        return ApiError::validation("body", "the body is larger than 4.5 MB")
+            .status(StatusCode::PAYLOAD_TOO_LARGE)
+            .into_response();
+    };
+    let value: Value = match serde_json::from_slice(&bytes) {
+        Ok(v) => v,
+        Err(e) => return ApiError::validation("body", format!("the body is not valid JSON: {e}")).into_response(),
+    };
+    let done = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
+        let gone = || ApiError::new(Code::NotFound, "no such design (composed designs expire)");
+        let now = unix_now();
+        let stored = state.store.composed(&id, now, state.design_lifetime_seconds).ok().flatten().ok_or_else(gone)?;
+        let (before, _) = intent::parse(&stored.intent).map_err(intent_error)?;
+        if value.get("format").and_then(Value::as_str) != Some(before.format.as_str()) {
+            return Err(ApiError::validation("format", format!("a design keeps its format ({})", before.format)));
+        }
+        let (intent, report, title) = resolve(&state, &value, Some((&before, stored.title)))?;
+        let format = intent.format().ok_or_else(|| ApiError::validation("format", "unknown format"))?;
+        let kept = state
+            .store
+            .replace_composed(&id, &intent.to_json(), title.as_ref().map(|t| t.id.as_str()), now, state.design_lifetime_seconds)
+            .map_err(|e| ApiError::new(Code::Unavailable, format!("storage: {e}")))?;
+        if !kept {
+            return Err(gone());
+        }
+        let svg = scene::render(&format, &intent, title.as_ref(), 72, Guides { show: true });
+        Ok(json!({ "applied": report.applied, "unsupported": report.unsupported, "intent": intent.to_json(), "svg": svg }))
+    })
+    .await;
+    match done.unwrap_or_else(|_| Err(ApiError::new(Code::Unavailable, "the edit failed"))) {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => e.into_response(),
+    }
 }
 
 /// POST /api/compose.
@@ -219,36 +273,16 @@ async fn load(state: &Arc<AppState>, id: &str) -> Option<Loaded> {
     .flatten()
 }
 
-fn esc(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
-/// GET /design/{id}: the designer (so far: the design with its trim, safe-area and fold guides).
+/// GET /design/{id}: the designer page (`crate::designer`).
 pub async fn designer(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
-    let Some((format, intent, title)) = load(&state, &id).await else {
-        return (StatusCode::NOT_FOUND, Html("<!DOCTYPE html><title>No such design</title><p>No such design (composed designs are kept for 30 days).</p>".to_owned())).into_response();
-    };
-    let svg = scene::render(&format, &intent, title.as_ref(), 72, Guides { show: true });
-    let heading =
-        title.as_ref().map(|t| format!("{} ({})", t.title, t.year)).unwrap_or_else(|| "New design".to_owned());
-    let page = format!(
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{h} · {f}</title><meta name=\"robots\" content=\"noindex\"></head><body><h1>{h}</h1><p>{f}: {w} × {hh} mm, bleed {b} mm. <a href=\"/design/{id}/preview.png\" download>Download the preview (PNG)</a> · <a href=\"/design/{id}/preview.svg\" download>SVG</a></p><div class=\"sheet\">{svg}</div></body></html>",
-        h = esc(&heading),
-        f = esc(format.name),
-        w = format.width_mm.round(),
-        hh = format.height_mm.round(),
-        b = format.bleed_mm,
-    );
-    let mut response = Html(page).into_response();
-    let h = response.headers_mut();
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
-        ),
-    );
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    response
+    match load(&state, &id).await {
+        Some((format, intent, title)) => crate::designer::page(&id, &format, &intent, title.as_ref()),
+        None => (
+            StatusCode::NOT_FOUND,
+            Html("<!DOCTYPE html><html lang=\"en\"><title>No such design</title><p>No such design: composed designs are kept for a limited time after their last change.</p></html>".to_owned()),
+        )
+            .into_response(),
+    }
 }
 
 /// GET /design/{id}/preview.png: the design without guides, 1200 px wide (rendered on the

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use redb::{Database, ReadableDatabase, TableDefinition};
+use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 use serde_json::{json, Value};
 use service_kit::db::DbError;
 
@@ -52,6 +52,37 @@ impl Store {
         Ok(id)
     }
 
+    /// Replaces a composed design that is still there (younger than `ttl` at `now`) with an edited
+    /// intent and title; its lifetime starts again. `false` when it is gone.
+    pub fn replace_composed(
+        &self,
+        id: &str,
+        intent: &Value,
+        title: Option<&str>,
+        now: u64,
+        ttl: u64,
+    ) -> Result<bool, DbError> {
+        let bytes =
+            serde_json::to_vec(&json!({ "intent": intent, "title": title, "createdAt": now })).map_err(backend)?;
+        let txn = self.db.begin_write().map_err(backend)?;
+        {
+            let mut table = txn.open_table(COMPOSED).map_err(backend)?;
+            let alive = match table.get(id).map_err(backend)? {
+                Some(v) => {
+                    let doc: Value = serde_json::from_slice(v.value()).map_err(backend)?;
+                    now.saturating_sub(doc["createdAt"].as_u64().unwrap_or(0)) <= ttl
+                }
+                None => false,
+            };
+            if !alive {
+                return Ok(false);
+            }
+            table.insert(id, bytes.as_slice()).map_err(backend)?;
+        }
+        txn.commit().map_err(backend)?;
+        Ok(true)
+    }
+
     /// A composed design younger than `ttl` seconds at `now`.
     pub fn composed(&self, id: &str, now: u64, ttl: u64) -> Result<Option<Composed>, DbError> {
         let txn = self.db.begin_read().map_err(backend)?;
@@ -84,5 +115,11 @@ mod tests {
         assert_eq!((got.intent["format"].as_str(), got.title.as_deref()), (Some("jcard"), Some("builtin:album/x")));
         assert!(s.composed(&id, 1000 + 101, 100).unwrap().is_none(), "expired");
         assert!(s.composed("nope", 1000, 100).unwrap().is_none());
+        // Edits replace the design and start its lifetime again; a gone design stays gone.
+        assert!(s.replace_composed(&id, &json!({ "format": "cd" }), None, 1050, 100).unwrap());
+        let got = s.composed(&id, 1140, 100).unwrap().unwrap();
+        assert_eq!((got.intent["format"].as_str(), got.title), (Some("cd"), None));
+        assert!(!s.replace_composed(&id, &json!({}), None, 1300, 100).unwrap());
+        assert!(!s.replace_composed("nope", &json!({}), None, 1000, 100).unwrap());
     }
 }
