@@ -70,6 +70,16 @@ try {
   const larger = await page.locator('#sheet .el[data-kind="decal"][data-i="0"]').boundingBox();
   check(larger.width > after.width * 1.05, "+ makes the selected decal larger");
 
+  // Or drag its handle 40 px to the right.
+  const handle = await page.locator("#resize-handle").boundingBox();
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + handle.width / 2 + 40, handle.y + handle.height / 2, { steps: 4 });
+  await page.mouse.up();
+  version = await saved(version);
+  const dragged = await page.locator('#sheet .el[data-kind="decal"][data-i="0"]').boundingBox();
+  check(dragged.width > larger.width * 1.2, `dragging the handle resizes the decal (${Math.round(larger.width)} → ${Math.round(dragged.width)} px)`);
+
   // Edit a text: the preview shows it.
   await page.locator('textarea[data-text="0"]').fill("Director's cut");
   version = await saved(version);

@@ -184,12 +184,45 @@
     return p.matrixTransform(svg.getScreenCTM().inverse());
   }
 
+  // The resize handle: a square at the selected element's lower right corner; dragging it
+  // scales the element (a decal's width, a text's size) by how far it moves.
+  const handle = document.createElement("div");
+  handle.id = "resize-handle";
+  handle.title = "Drag to resize";
+  handle.hidden = true;
+  sheet.append(handle);
+
   function markSelected() {
     for (const g of sheet.querySelectorAll(".el.selected")) g.classList.remove("selected");
+    if (!handle.isConnected) sheet.append(handle);
+    handle.hidden = true;
     if (!selected) return;
     const g = sheet.querySelector(`.el[data-kind="${selected.kind}"][data-i="${selected.i}"]`);
-    if (g) g.classList.add("selected");
+    if (!g) return;
+    g.classList.add("selected");
+    const box = g.getBoundingClientRect();
+    const frame = sheet.getBoundingClientRect();
+    handle.style.left = `${box.right - frame.left + sheet.scrollLeft - 6}px`;
+    handle.style.top = `${box.bottom - frame.top + sheet.scrollTop - 6}px`;
+    handle.hidden = false;
   }
+
+  let sizing = null;
+  handle.addEventListener("pointerdown", (e) => {
+    if (!selected) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const g = sheet.querySelector(`.el[data-kind="${selected.kind}"][data-i="${selected.i}"]`);
+    const box = g.getBoundingClientRect();
+    sizing = { x: e.clientX, width: Math.max(box.width, 4) };
+    handle.setPointerCapture(e.pointerId);
+  });
+  handle.addEventListener("pointerup", (e) => {
+    if (!sizing) return;
+    const factor = clamp((sizing.width + (e.clientX - sizing.x)) / sizing.width, 0.1, 10);
+    sizing = null;
+    if (Math.abs(factor - 1) > 0.01) resize(factor);
+  });
 
   let drag = null;
   sheet.addEventListener("pointerdown", (e) => {
