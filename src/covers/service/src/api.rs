@@ -22,6 +22,20 @@ pub enum Code {
     UnknownDecal,
     /// Storage is unavailable; nothing was written.
     Unavailable,
+    /// A keyed route without `Authorization: Bearer <key>`.
+    ApiKeyRequired,
+    /// The key is malformed, unknown or revoked.
+    ApiKeyInvalid,
+    /// The key lacks the route's scope.
+    ForbiddenScope,
+    /// A daily quota of the account is used up.
+    QuotaReached,
+    /// The account's plan does not include this (PNG and PDF exports on the free plan).
+    TierRequired,
+    /// The uploads library is full.
+    LibraryImageLimit,
+    /// The request body is larger than 4.5 MB.
+    PayloadTooLarge,
 }
 
 impl ProblemCode for Code {
@@ -29,7 +43,19 @@ impl ProblemCode for Code {
     const VALIDATION: Code = Code::ValidationError;
 
     fn all() -> &'static [Code] {
-        &[Code::NotFound, Code::ValidationError, Code::UnknownDecal, Code::Unavailable]
+        &[
+            Code::NotFound,
+            Code::ValidationError,
+            Code::UnknownDecal,
+            Code::Unavailable,
+            Code::ApiKeyRequired,
+            Code::ApiKeyInvalid,
+            Code::ForbiddenScope,
+            Code::QuotaReached,
+            Code::TierRequired,
+            Code::LibraryImageLimit,
+            Code::PayloadTooLarge,
+        ]
     }
 
     fn info(self) -> CodeInfo {
@@ -70,6 +96,69 @@ impl ProblemCode for Code {
                 retry: "Yes, with backoff.",
                 extras: &[],
             },
+            Code::ApiKeyRequired => CodeInfo {
+                name: "API_KEY_REQUIRED",
+                status: 401,
+                statuses: "",
+                title: "API key required",
+                meaning: "A keyed route was called without `Authorization: Bearer <key>` (the answer carries `WWW-Authenticate: Bearer`).",
+                retry: "With a key.",
+                extras: &[],
+            },
+            Code::ApiKeyInvalid => CodeInfo {
+                name: "API_KEY_INVALID",
+                status: 401,
+                statuses: "",
+                title: "API key invalid",
+                meaning: "The key is malformed, unknown or revoked.",
+                retry: "With another key.",
+                extras: &[],
+            },
+            Code::ForbiddenScope => CodeInfo {
+                name: "FORBIDDEN_SCOPE",
+                status: 403,
+                statuses: "",
+                title: "Scope missing",
+                meaning: "The key lacks the route's scope; `requiredScope` names it.",
+                retry: "With a key that has the scope.",
+                extras: &["requiredScope"],
+            },
+            Code::QuotaReached => CodeInfo {
+                name: "QUOTA_REACHED",
+                status: 429,
+                statuses: "",
+                title: "Daily quota reached",
+                meaning: "A daily quota of the account (composes, uploads or exports) is used up; `Retry-After` gives the seconds to the next midnight UTC, when quotas reset; `quota` names it.",
+                retry: "After `Retry-After`.",
+                extras: &["quota"],
+            },
+            Code::TierRequired => CodeInfo {
+                name: "TIER_REQUIRED",
+                status: 402,
+                statuses: "",
+                title: "Plan required",
+                meaning: "The account's plan does not include this output (a free account asking for `png` or `pdf`). 402 rather than 403: the key is allowed, the account would need a paid plan.",
+                retry: "After changing plan.",
+                extras: &["output"],
+            },
+            Code::LibraryImageLimit => CodeInfo {
+                name: "LIBRARY_IMAGE_LIMIT",
+                status: 409,
+                statuses: "",
+                title: "Uploads library full",
+                meaning: "The plan's uploads library is full; deleting an upload frees a slot.",
+                retry: "After deleting an upload.",
+                extras: &["limit"],
+            },
+            Code::PayloadTooLarge => CodeInfo {
+                name: "PAYLOAD_TOO_LARGE",
+                status: 413,
+                statuses: "",
+                title: "Body too large",
+                meaning: "The request body is larger than 4.5 MB; it was not read further.",
+                retry: "No.",
+                extras: &[],
+            },
         }
     }
 }
@@ -87,6 +176,10 @@ pub struct AppState {
     pub providers: Vec<Box<dyn covers_engine::content::ContentProvider>>,
     /// How long a composed design is kept without an account, seconds.
     pub design_lifetime_seconds: u64,
+    /// The configuration (plan numbers).
+    pub config: crate::config::Config,
+    /// The loopback admin endpoint's gate.
+    pub admin: service_kit::admin::AdminGate,
 }
 
 impl AppState {
@@ -102,6 +195,8 @@ impl AppState {
             store,
             providers: providers(config, data_dir),
             design_lifetime_seconds: u64::from(config.designs.lifetime_days) * 86_400,
+            config: config.clone(),
+            admin: service_kit::admin::AdminGate::new(service_kit::admin::ensure_secret(data_dir).unwrap_or_default()),
         }
     }
 }
@@ -123,6 +218,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/design/{id}/preview.svg", get(crate::designs::preview))
         .route("/design/{id}/preview.png", get(crate::designs::preview_png))
         .route("/api/v1/errors", get(errors))
+        .merge(crate::keyed::routes())
+        .route(service_kit::admin::ADMIN_PATH, axum::routing::post(crate::keyed::admin))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(state.observer.clone(), observe))
         .with_state(state)

@@ -36,6 +36,14 @@ enum Command {
         #[arg(long, env = "COVERS_PUBLIC_BASE_URL")]
         public_base_url: Option<String>,
     },
+    /// Accounts and keys, on the data directory (through the running server if there is one).
+    Admin {
+        /// Directory of the service's data.
+        #[arg(long, env = "COVERS_DATA_DIR", default_value = "./covers-data", global = true)]
+        data_dir: PathBuf,
+        #[command(subcommand)]
+        command: AdminCli,
+    },
     /// Render a compose intent (a JSON file) from the command line.
     Render {
         /// The intent file.
@@ -56,6 +64,91 @@ enum Command {
         #[arg(long)]
         no_bleed: bool,
     },
+}
+
+#[derive(Subcommand)]
+enum AdminCli {
+    /// Accounts.
+    Account {
+        #[command(subcommand)]
+        command: AccountCli,
+    },
+    /// API keys.
+    Key {
+        #[command(subcommand)]
+        command: KeyCli,
+    },
+}
+
+#[derive(Subcommand)]
+enum AccountCli {
+    /// Create an account; prints its JSON.
+    Create {
+        /// free, starter, partner or patron.
+        #[arg(long)]
+        plan: String,
+        /// A display name.
+        #[arg(long)]
+        name: Option<String>,
+        /// Sign-in e-mail.
+        #[arg(long)]
+        email: Option<String>,
+    },
+    /// Change an account's plan.
+    SetPlan {
+        /// The account id.
+        id: String,
+        /// The new plan.
+        plan: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum KeyCli {
+    /// Create a key; prints its JSON with the secret `key` (shown once).
+    Create {
+        /// The account id.
+        #[arg(long)]
+        account: String,
+        /// Comma-separated scopes: read, design:write, export (default: all).
+        #[arg(long, default_value = "read,design:write,export")]
+        scopes: String,
+    },
+    /// Revoke a key for good.
+    Revoke {
+        /// The key id.
+        id: String,
+    },
+    /// List an account's keys (never their secrets).
+    List {
+        /// The account id.
+        #[arg(long)]
+        account: String,
+    },
+}
+
+fn admin_command(command: AdminCli) -> anyhow::Result<crate::accounts::AdminCommand> {
+    use crate::accounts::{AdminCommand, Plan, Scope};
+    let plan = |p: &str| Plan::named(p).with_context(|| format!("unknown plan {p:?} (free, starter, partner, patron)"));
+    Ok(match command {
+        AdminCli::Account { command: AccountCli::Create { plan: p, name, email } } => {
+            AdminCommand::AccountCreate { plan: plan(&p)?, name, email }
+        }
+        AdminCli::Account { command: AccountCli::SetPlan { id, plan: p } } => {
+            AdminCommand::AccountSetPlan { id, plan: plan(&p)? }
+        }
+        AdminCli::Key { command: KeyCli::Create { account, scopes } } => {
+            let scopes = scopes
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| Scope::named(s).with_context(|| format!("unknown scope {s:?} (read, design:write, export)")))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            AdminCommand::KeyCreate { account, scopes }
+        }
+        AdminCli::Key { command: KeyCli::Revoke { id } } => AdminCommand::KeyRevoke { id },
+        AdminCli::Key { command: KeyCli::List { account } } => AdminCommand::KeyList { account },
+    })
 }
 
 /// Parses the command line and runs the command; failures are printed to stderr.
@@ -118,6 +211,11 @@ fn render(
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
+        Command::Admin { data_dir, command } => {
+            let value = crate::accounts::run(&data_dir, admin_command(command)?)?;
+            println!("{value}");
+            Ok(())
+        }
         Command::Render { intent, output, out, paper, no_marks, no_bleed } => {
             render(&intent, &output, &out, PrintChoices { paper: &paper, marks: !no_marks, bleed: !no_bleed })
         }
@@ -142,8 +240,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 let store = crate::store::Store::open(&data_dir.join(crate::store::DATABASE_FILE))
                     .map_err(|e| anyhow::anyhow!("opening the database: {e}"))?;
                 let state = Arc::new(AppState::new(Arc::new(Observer::new(base)), store, &config, &data_dir));
+                let announced = service_kit::admin::ServerFile::write(&data_dir, bound)?;
                 println!("listening on http://{bound}/api/v1");
                 service_kit::shutdown::serve_until(listener, router(state), service_kit::shutdown::signal()).await?;
+                drop(announced);
                 tracing::info!("stopped");
                 Ok(())
             })

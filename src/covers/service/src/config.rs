@@ -31,6 +31,27 @@ pub struct Config {
     /// Content providers.
     #[serde(default)]
     pub content: Content,
+    /// Plan numbers, by plan name (`[plans.free]`, …); each key overrides one default.
+    #[serde(default)]
+    pub plans: std::collections::BTreeMap<String, PlanOverride>,
+}
+
+/// `[plans.<name>]`: any of the plan's numbers; `-1` means unlimited.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanOverride {
+    /// Saved designs.
+    pub designs: Option<i64>,
+    /// Images in the uploads library.
+    pub uploads_library: Option<i64>,
+    /// Composes per day.
+    pub daily_composes: Option<i64>,
+    /// Uploads per day.
+    pub daily_uploads: Option<i64>,
+    /// Exports per day.
+    pub daily_exports: Option<i64>,
+    /// Outputs the plan may export.
+    pub outputs: Option<Vec<String>>,
 }
 
 /// `[designs]`.
@@ -147,6 +168,29 @@ fn caa() -> String {
 }
 
 impl Config {
+    /// A plan's numbers: the defaults with this file's overrides.
+    pub fn plan(&self, plan: crate::accounts::Plan) -> crate::accounts::PlanLimits {
+        let mut limits = crate::accounts::PlanLimits::default_for(plan);
+        if let Some(o) = self.plans.get(plan.name()) {
+            let number = |v: i64| u64::try_from(v).ok();
+            for (target, value) in [
+                (&mut limits.designs, o.designs),
+                (&mut limits.uploads_library, o.uploads_library),
+                (&mut limits.daily_composes, o.daily_composes),
+                (&mut limits.daily_uploads, o.daily_uploads),
+                (&mut limits.daily_exports, o.daily_exports),
+            ] {
+                if let Some(v) = value {
+                    *target = number(v);
+                }
+            }
+            if let Some(outputs) = &o.outputs {
+                limits.outputs.clone_from(outputs);
+            }
+        }
+        limits
+    }
+
     /// Reads the file; `None` gives the defaults.
     pub fn load(path: Option<&Path>) -> anyhow::Result<Config> {
         use anyhow::Context;
@@ -161,6 +205,18 @@ impl Config {
             );
         }
         anyhow::ensure!(config.designs.lifetime_days >= 1, "designs.lifetime_days is at least 1");
+        for (name, o) in &config.plans {
+            anyhow::ensure!(
+                crate::accounts::Plan::named(name).is_some(),
+                "plans.{name}: the plans are free, starter, partner and patron"
+            );
+            for output in o.outputs.iter().flatten() {
+                anyhow::ensure!(
+                    ["preview", "png", "pdf"].contains(&output.as_str()),
+                    "plans.{name}.outputs: {output:?} is not preview, png or pdf"
+                );
+            }
+        }
         if let Some(mb) = &config.content.musicbrainz {
             anyhow::ensure!(!mb.contact.trim().is_empty(), "content.musicbrainz.contact is required");
         }
@@ -183,5 +239,13 @@ mod tests {
         assert_eq!((c.designs.lifetime_days, c.content.order[0].as_str()), (7, "tmdb"));
         assert_eq!(c.content.tmdb.unwrap().base_url, "https://api.themoviedb.org");
         assert!(toml::from_str::<Config>("[designs]\nlifetime_dayz = 7\n").is_err(), "typos are errors");
+        let c: Config =
+            toml::from_str("[plans.free]\ndesigns = 5\ndaily_exports = -1\noutputs = [\"preview\", \"png\"]\n")
+                .unwrap();
+        let free = c.plan(crate::accounts::Plan::Free);
+        assert_eq!(
+            (free.designs, free.daily_exports, free.outputs.len(), free.uploads_library),
+            (Some(5), None, 2, Some(10))
+        );
     }
 }

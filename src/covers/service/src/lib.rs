@@ -6,10 +6,12 @@
 //! page and the kit's request middleware; `covers render` for every output. Accounts and exports
 //! (issue 17) and the MCP connector (18) follow.
 
+pub mod accounts;
 pub mod api;
 pub mod cli;
 pub mod config;
 pub mod designer;
 pub mod designs;
+pub mod keyed;
 pub mod online;
 pub mod store;

@@ -1,6 +1,7 @@
 //! The cover service's storage: one redb file in the data directory (tables prefixed
-//! `covers.`). So far it keeps composed designs: the intent as composed and the matched title,
-//! under an unguessable id, for a configurable time without an account.
+//! `covers.`): composed designs (the intent and the matched title, under an unguessable id, for a
+//! configurable time without an account), accounts, API keys (hashes only) and daily usage.
+//! Every change is one redb transaction, so nothing is half-written after a crash.
 
 use std::path::Path;
 
@@ -8,8 +9,19 @@ use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 use serde_json::{json, Value};
 use service_kit::db::DbError;
 
+use crate::accounts::{Account, ApiKey, Plan};
+
 /// Composed designs: key the id, value JSON `{ intent, title, createdAt }`.
 const COMPOSED: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.composed");
+
+/// Accounts: key the id, value the JSON of [`Account`].
+const ACCOUNTS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.accounts");
+/// API keys: key the id, value the JSON of [`ApiKey`].
+const KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.keys");
+/// Key hashes to key ids, for authentication.
+const KEY_HASHES: TableDefinition<&str, &str> = TableDefinition::new("covers.key_hashes");
+/// Daily usage: key `account|YYYY-MM-DD|kind`, value the count.
+const USAGE: TableDefinition<&str, u64> = TableDefinition::new("covers.usage");
 
 /// File name of the database in the data directory.
 pub const DATABASE_FILE: &str = "covers.redb";
@@ -37,7 +49,13 @@ fn backend(e: impl std::fmt::Display) -> DbError {
 impl Store {
     /// Opens (or creates) the database file.
     pub fn open(path: &Path) -> Result<Store, DbError> {
-        let db = service_kit::db::open(path, "covers", |t| t.create(COMPOSED))?;
+        let db = service_kit::db::open(path, "covers", |t| {
+            t.create(COMPOSED)?;
+            t.create(ACCOUNTS)?;
+            t.create(KEYS)?;
+            t.create(KEY_HASHES)?;
+            t.create(USAGE)
+        })?;
         Ok(Store { db })
     }
 
@@ -50,6 +68,118 @@ impl Store {
         txn.open_table(COMPOSED).map_err(backend)?.insert(id.as_str(), bytes.as_slice()).map_err(backend)?;
         txn.commit().map_err(backend)?;
         Ok(id)
+    }
+
+    /// Stores a new account.
+    pub fn insert_account(&self, account: &Account) -> Result<(), DbError> {
+        self.put_json(ACCOUNTS, &account.id, account)
+    }
+
+    /// An account by id.
+    pub fn account(&self, id: &str) -> Result<Option<Account>, DbError> {
+        self.get_json(ACCOUNTS, id)
+    }
+
+    /// Changes an account's plan; the account as changed.
+    pub fn set_plan(&self, id: &str, plan: Plan) -> Result<Option<Account>, DbError> {
+        let Some(mut account) = self.account(id)? else { return Ok(None) };
+        account.plan = plan;
+        self.insert_account(&account)?;
+        Ok(Some(account))
+    }
+
+    /// Stores a new key and its hash.
+    pub fn insert_key(&self, key: &ApiKey) -> Result<(), DbError> {
+        let bytes = serde_json::to_vec(key).map_err(backend)?;
+        let txn = self.db.begin_write().map_err(backend)?;
+        txn.open_table(KEYS).map_err(backend)?.insert(key.id.as_str(), bytes.as_slice()).map_err(backend)?;
+        txn.open_table(KEY_HASHES).map_err(backend)?.insert(key.hash.as_str(), key.id.as_str()).map_err(backend)?;
+        txn.commit().map_err(backend)
+    }
+
+    /// The key whose secret hashes to `hash`.
+    pub fn key_by_hash(&self, hash: &str) -> Result<Option<ApiKey>, DbError> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let Some(id) =
+            txn.open_table(KEY_HASHES).map_err(backend)?.get(hash).map_err(backend)?.map(|v| v.value().to_owned())
+        else {
+            return Ok(None);
+        };
+        drop(txn);
+        self.get_json(KEYS, &id)
+    }
+
+    /// Revokes a key for good; the key as revoked.
+    pub fn revoke_key(&self, id: &str, now: u64) -> Result<Option<ApiKey>, DbError> {
+        let Some(mut key) = self.get_json::<ApiKey>(KEYS, id)? else { return Ok(None) };
+        if key.revoked_at.is_none() {
+            key.revoked_at = Some(now);
+            self.put_json(KEYS, id, &key)?;
+        }
+        Ok(Some(key))
+    }
+
+    /// An account's keys, oldest first.
+    pub fn keys_of(&self, account: &str) -> Result<Vec<ApiKey>, DbError> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let table = txn.open_table(KEYS).map_err(backend)?;
+        let mut keys = Vec::new();
+        for entry in table.iter().map_err(backend)? {
+            let (_, v) = entry.map_err(backend)?;
+            let key: ApiKey = serde_json::from_slice(v.value()).map_err(backend)?;
+            if key.account_id == account {
+                keys.push(key);
+            }
+        }
+        keys.sort_by_key(|k| k.created_at);
+        Ok(keys)
+    }
+
+    /// Today's use of `kind` by an account.
+    pub fn usage(&self, account: &str, day: &str, kind: &str) -> Result<u64, DbError> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let table = txn.open_table(USAGE).map_err(backend)?;
+        Ok(table.get(format!("{account}|{day}|{kind}").as_str()).map_err(backend)?.map_or(0, |v| v.value()))
+    }
+
+    /// Counts one use of `kind` if it stays within `limit` (`None`: unlimited), in one
+    /// transaction so parallel requests never pass the limit; `false` when the limit is reached.
+    pub fn take(&self, account: &str, day: &str, kind: &str, limit: Option<u64>) -> Result<bool, DbError> {
+        let key = format!("{account}|{day}|{kind}");
+        let txn = self.db.begin_write().map_err(backend)?;
+        {
+            let mut table = txn.open_table(USAGE).map_err(backend)?;
+            let used = table.get(key.as_str()).map_err(backend)?.map_or(0, |v| v.value());
+            if limit.is_some_and(|l| used >= l) {
+                return Ok(false);
+            }
+            table.insert(key.as_str(), used + 1).map_err(backend)?;
+        }
+        txn.commit().map_err(backend)?;
+        Ok(true)
+    }
+
+    fn put_json<T: serde::Serialize>(
+        &self,
+        table: TableDefinition<&str, &[u8]>,
+        id: &str,
+        value: &T,
+    ) -> Result<(), DbError> {
+        let bytes = serde_json::to_vec(value).map_err(backend)?;
+        let txn = self.db.begin_write().map_err(backend)?;
+        txn.open_table(table).map_err(backend)?.insert(id, bytes.as_slice()).map_err(backend)?;
+        txn.commit().map_err(backend)
+    }
+
+    fn get_json<T: serde::de::DeserializeOwned>(
+        &self,
+        table: TableDefinition<&str, &[u8]>,
+        id: &str,
+    ) -> Result<Option<T>, DbError> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let table = txn.open_table(table).map_err(backend)?;
+        let Some(v) = table.get(id).map_err(backend)? else { return Ok(None) };
+        serde_json::from_slice(v.value()).map(Some).map_err(backend)
     }
 
     /// Replaces a composed design that is still there (younger than `ttl` at `now`) with an edited
@@ -121,5 +251,17 @@ mod tests {
         assert_eq!((got.intent["format"].as_str(), got.title), (Some("cd"), None));
         assert!(!s.replace_composed(&id, &json!({}), None, 1300, 100).unwrap());
         assert!(!s.replace_composed("nope", &json!({}), None, 1000, 100).unwrap());
+    }
+
+    #[test]
+    fn daily_usage_never_passes_its_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(&dir.path().join(DATABASE_FILE)).unwrap();
+        assert!(s.take("a", "2026-11-24", "exports", Some(2)).unwrap());
+        assert!(s.take("a", "2026-11-24", "exports", Some(2)).unwrap());
+        assert!(!s.take("a", "2026-11-24", "exports", Some(2)).unwrap());
+        assert_eq!(s.usage("a", "2026-11-24", "exports").unwrap(), 2);
+        assert!(s.take("a", "2026-11-25", "exports", Some(2)).unwrap(), "a new day");
+        assert!(s.take("b", "2026-11-24", "exports", None).unwrap());
     }
 }
