@@ -71,7 +71,11 @@ fn accounts_keys_scopes_and_plans() {
     assert!(offline["id"].as_str().unwrap().starts_with("acct_"));
     assert_eq!(offline["plan"], "starter");
     let config = dir.path().join("covers.toml");
-    std::fs::write(&config, "[plans.free]\ndesigns = 5\ndaily_exports = -1\n").unwrap();
+    std::fs::write(
+        &config,
+        "[plans.free]\ndesigns = 5\ndaily_exports = -1\n[plans.starter]\ndesigns = 3\ndaily_composes = 4\n",
+    )
+    .unwrap();
     let c = start(&data, &config);
     // With the server running, through its loopback admin endpoint.
     let account = admin(&data, &["account", "create", "--plan", "free", "--email", "ann@example.org"]);
@@ -145,4 +149,98 @@ fn accounts_keys_scopes_and_plans() {
     let r = request(c.addr, "POST", "/admin/v1/command", &[], Some(br#"{"op":"key.list","account":"x"}"#));
     assert_eq!(r.status, 404);
     assert!(request(c.addr, "GET", "/api/v1/errors", &[], None).body.contains("TIER_REQUIRED"));
+}
+
+#[test]
+fn saved_designs_limits_quotas_and_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let config = dir.path().join("covers.toml");
+    std::fs::write(&config, "[plans.starter]\ndesigns = 3\ndaily_composes = 4\n").unwrap();
+    let c = start(&data, &config);
+    let id = admin(&data, &["account", "create", "--plan", "starter"])["id"].as_str().unwrap().to_owned();
+    let other = admin(&data, &["account", "create", "--plan", "patron"])["id"].as_str().unwrap().to_owned();
+    let key = format!("Bearer {}", admin(&data, &["key", "create", "--account", &id])["key"].as_str().unwrap());
+    let reader = format!(
+        "Bearer {}",
+        admin(&data, &["key", "create", "--account", &id, "--scopes", "read"])["key"].as_str().unwrap()
+    );
+    let stranger = format!("Bearer {}", admin(&data, &["key", "create", "--account", &other])["key"].as_str().unwrap());
+    let save = |auth: &str, body: &str| {
+        request(c.addr, "POST", "/api/v1/designs", &[("Authorization", auth)], Some(body.as_bytes()))
+    };
+    // Compose and save in one call.
+    let r = save(
+        &key,
+        r#"{"format":"dvd-cover","content":{"type":"movie","query":"Metropolis"},"name":"Mine","style":{"glow":1}}"#,
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let first = r.json();
+    let first_id = first["designId"].as_str().unwrap().to_owned();
+    assert!(first_id.starts_with("des_") && first["url"].as_str().unwrap().ends_with(&first_id));
+    assert_eq!(first["unsupported"][0]["field"], "style.glow");
+    // The designer opens it.
+    let page = request(c.addr, "GET", &format!("/design/{first_id}"), &[], None);
+    assert!(page.status == 200 && page.body.contains("Metropolis (1927)"));
+    assert_eq!(save(&reader, r#"{"format":"cd"}"#).json()["code"], "FORBIDDEN_SCOPE");
+    assert_eq!(save(&key, r#"{"format":"betamax"}"#).json()["field"], "format");
+    let r = save(&key, r#"{"format":"cd","decals":[{"id":"stickers/none"}]}"#);
+    assert_eq!((r.status, r.json()["code"].as_str()), (422, Some("UNKNOWN_DECAL")));
+    assert_eq!(save(&key, r#"{"format":"jcard","name":"Second"}"#).status, 201);
+    assert_eq!(save(&key, r#"{"format":"cd-tray","name":"Third"}"#).status, 201);
+    // The plan keeps 3: a fourth is refused (and costs no compose).
+    let r = save(&key, r#"{"format":"cd","name":"Fourth"}"#);
+    assert_eq!(
+        (r.status, r.json()["code"].as_str(), r.json()["limit"].as_u64()),
+        (402, Some("TIER_REQUIRED"), Some(3))
+    );
+    // Pages, newest first.
+    let list =
+        |q: &str| request(c.addr, "GET", &format!("/api/v1/designs{q}"), &[("Authorization", &reader)], None).json();
+    let p1 = list("?limit=2");
+    let names: Vec<&str> = p1["items"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 2);
+    let cursor = p1["nextCursor"].as_str().unwrap().to_owned();
+    let p2 = list(&format!("?limit=2&cursor={cursor}"));
+    assert_eq!((p2["items"].as_array().unwrap().len(), p2["nextCursor"].clone()), (1, Value::Null));
+    let all: Vec<String> =
+        list("")["items"].as_array().unwrap().iter().map(|d| d["designId"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(all.last(), Some(&first_id), "newest first: the first saved comes last");
+    assert_eq!(list("?limit=0")["field"], "limit");
+    assert_eq!(list("?cursor=des_gone")["field"], "cursor");
+    // One design with its intent; not another account's.
+    let one =
+        request(c.addr, "GET", &format!("/api/v1/designs/{first_id}"), &[("Authorization", &reader)], None).json();
+    assert_eq!((one["name"].as_str(), one["intent"]["format"].as_str()), (Some("Mine"), Some("dvd-cover")));
+    assert_eq!(
+        request(c.addr, "GET", &format!("/api/v1/designs/{first_id}"), &[("Authorization", &stranger)], None).status,
+        404
+    );
+    assert_eq!(
+        request(c.addr, "DELETE", &format!("/api/v1/designs/{first_id}"), &[("Authorization", &stranger)], None).status,
+        404
+    );
+    // Deleting frees a slot; the compose quota (4 a day) then stops the fifth compose.
+    assert_eq!(
+        request(c.addr, "DELETE", &format!("/api/v1/designs/{first_id}"), &[("Authorization", &key)], None).status,
+        204
+    );
+    assert_eq!(
+        request(c.addr, "GET", &format!("/api/v1/designs/{first_id}"), &[("Authorization", &key)], None).status,
+        404
+    );
+    assert_eq!(save(&key, r#"{"format":"cd","name":"Again"}"#).status, 201);
+    assert_eq!(
+        request(c.addr, "DELETE", &format!("/api/v1/designs/{}", all[0]), &[("Authorization", &key)], None).status,
+        204
+    );
+    let r = save(&key, r#"{"format":"cd","name":"Over quota"}"#);
+    assert_eq!(
+        (r.status, r.json()["code"].as_str(), r.json()["quota"].as_str()),
+        (429, Some("QUOTA_REACHED"), Some("composes"))
+    );
+    let retry: u64 = r.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=86_400).contains(&retry));
+    let account = request(c.addr, "GET", "/api/v1/account", &[("Authorization", &reader)], None).json();
+    assert_eq!((account["designs"]["count"].as_u64(), account["quotas"]["composesLeft"].as_u64()), (Some(2), Some(0)));
 }

@@ -52,7 +52,7 @@ pub fn title_by_id(state: &AppState, id: &str) -> Option<Title> {
 /// Validates an intent and resolves its content: the intent, the report and the title. The
 /// title is `previous` when the content query has not changed (the designer's edits), otherwise
 /// the first match of the providers. Blocking (providers may ask the network).
-fn resolve(
+pub fn resolve(
     state: &AppState,
     body: &Value,
     previous: Option<(&Intent, Option<String>)>,
@@ -262,10 +262,18 @@ type Loaded = (covers_engine::Format, Intent, Option<Title>);
 async fn load(state: &Arc<AppState>, id: &str) -> Option<Loaded> {
     let (state, id) = (state.clone(), id.to_owned());
     tokio::task::spawn_blocking(move || {
-        let composed = state.store.composed(&id, unix_now(), state.design_lifetime_seconds).ok()??;
-        let (intent, _) = intent::parse(&composed.intent).ok()?;
+        // A composed design, or a design saved to an account (both under unguessable ids).
+        let (stored_intent, stored_title) =
+            match state.store.composed(&id, unix_now(), state.design_lifetime_seconds).ok()? {
+                Some(c) => (c.intent, c.title),
+                None => {
+                    let saved = state.store.design(&id).ok()??;
+                    (saved.intent, saved.title)
+                }
+            };
+        let (intent, _) = intent::parse(&stored_intent).ok()?;
         let format = intent.format()?;
-        let title = composed.title.as_deref().and_then(|t| title_by_id(&state, t));
+        let title = stored_title.as_deref().and_then(|t| title_by_id(&state, t));
         Some((format, intent, title))
     })
     .await

@@ -20,6 +20,8 @@ const ACCOUNTS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.acco
 const KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.keys");
 /// Key hashes to key ids, for authentication.
 const KEY_HASHES: TableDefinition<&str, &str> = TableDefinition::new("covers.key_hashes");
+/// Saved designs: key the id, value the JSON of [`SavedDesign`].
+const DESIGNS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.designs");
 /// Daily usage: key `account|YYYY-MM-DD|kind`, value the count.
 const USAGE: TableDefinition<&str, u64> = TableDefinition::new("covers.usage");
 
@@ -29,6 +31,24 @@ pub const DATABASE_FILE: &str = "covers.redb";
 /// The store.
 pub struct Store {
     db: Database,
+}
+
+/// A design saved to an account.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SavedDesign {
+    /// `des_…`.
+    pub id: String,
+    /// The owning account.
+    pub account_id: String,
+    /// Its name.
+    pub name: String,
+    /// The canonical intent.
+    pub intent: Value,
+    /// The matched title's id.
+    pub title: Option<String>,
+    /// Creation time, Unix milliseconds (lists are newest first).
+    pub created_at: u64,
 }
 
 /// A composed design as stored.
@@ -54,6 +74,7 @@ impl Store {
             t.create(ACCOUNTS)?;
             t.create(KEYS)?;
             t.create(KEY_HASHES)?;
+            t.create(DESIGNS)?;
             t.create(USAGE)
         })?;
         Ok(Store { db })
@@ -133,6 +154,69 @@ impl Store {
         }
         keys.sort_by_key(|k| k.created_at);
         Ok(keys)
+    }
+
+    /// Saves a design if the account has fewer than `limit` (`None`: no limit), checked and
+    /// written in one transaction; `false` when the limit is reached.
+    pub fn insert_design(&self, design: &SavedDesign, limit: Option<u64>) -> Result<bool, DbError> {
+        let bytes = serde_json::to_vec(design).map_err(backend)?;
+        let txn = self.db.begin_write().map_err(backend)?;
+        {
+            let mut table = txn.open_table(DESIGNS).map_err(backend)?;
+            if let Some(limit) = limit {
+                let mut count = 0;
+                for entry in table.iter().map_err(backend)? {
+                    let (_, v) = entry.map_err(backend)?;
+                    let d: SavedDesign = serde_json::from_slice(v.value()).map_err(backend)?;
+                    count += u64::from(d.account_id == design.account_id);
+                }
+                if count >= limit {
+                    return Ok(false);
+                }
+            }
+            table.insert(design.id.as_str(), bytes.as_slice()).map_err(backend)?;
+        }
+        txn.commit().map_err(backend)?;
+        Ok(true)
+    }
+
+    /// A saved design by id.
+    pub fn design(&self, id: &str) -> Result<Option<SavedDesign>, DbError> {
+        self.get_json(DESIGNS, id)
+    }
+
+    /// An account's designs, newest first.
+    pub fn designs_of(&self, account: &str) -> Result<Vec<SavedDesign>, DbError> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let table = txn.open_table(DESIGNS).map_err(backend)?;
+        let mut out = Vec::new();
+        for entry in table.iter().map_err(backend)? {
+            let (_, v) = entry.map_err(backend)?;
+            let d: SavedDesign = serde_json::from_slice(v.value()).map_err(backend)?;
+            if d.account_id == account {
+                out.push(d);
+            }
+        }
+        out.sort_by(|a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
+        Ok(out)
+    }
+
+    /// Deletes a design of an account; `false` when it has no such design.
+    pub fn delete_design(&self, account: &str, id: &str) -> Result<bool, DbError> {
+        let txn = self.db.begin_write().map_err(backend)?;
+        {
+            let mut table = txn.open_table(DESIGNS).map_err(backend)?;
+            let owned = match table.get(id).map_err(backend)? {
+                Some(v) => serde_json::from_slice::<SavedDesign>(v.value()).map_err(backend)?.account_id == account,
+                None => false,
+            };
+            if !owned {
+                return Ok(false);
+            }
+            table.remove(id).map_err(backend)?;
+        }
+        txn.commit().map_err(backend)?;
+        Ok(true)
     }
 
     /// Today's use of `kind` by an account.
