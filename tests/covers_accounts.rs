@@ -244,3 +244,166 @@ fn saved_designs_limits_quotas_and_pages() {
     let account = request(c.addr, "GET", "/api/v1/account", &[("Authorization", &reader)], None).json();
     assert_eq!((account["designs"]["count"].as_u64(), account["quotas"]["composesLeft"].as_u64()), (Some(2), Some(0)));
 }
+
+/// A JPEG of `w` × `h` with an EXIF-like APP1 segment that must not survive.
+fn jpeg(w: u16, h: u16) -> Vec<u8> {
+    let rgb: Vec<u8> = (0..u32::from(w) * u32::from(h)).flat_map(|i| [(i % 251) as u8, 90, 160]).collect();
+    let mut out = Vec::new();
+    jpeg_encoder::Encoder::new(&mut out, 85).encode(&rgb, w, h, jpeg_encoder::ColorType::Rgb).unwrap();
+    let app1 = [&[0xFF, 0xE1, 0x00, 0x14][..], b"Exif\0\0GPS-SECRET!!"].concat();
+    out.splice(2..2, app1);
+    out
+}
+
+fn multipart(name: &str, file: &[u8]) -> (String, Vec<u8>) {
+    let boundary = "XyZ-boundary-123";
+    let mut body = Vec::new();
+    body.extend_from_slice(
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\n{name}\r\n").as_bytes(),
+    );
+    body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n").as_bytes());
+    body.extend_from_slice(file);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+fn b64(bytes: &[u8]) -> String {
+    covers_engine::image::base64(bytes)
+}
+
+#[test]
+fn uploads_limits_and_designs_keeping_their_images() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let config = dir.path().join("covers.toml");
+    std::fs::write(&config, "[plans.starter]\nuploads_library = 2\ndaily_uploads = 5\n").unwrap();
+    let c = start(&data, &config);
+    let id = admin(&data, &["account", "create", "--plan", "starter"])["id"].as_str().unwrap().to_owned();
+    let key = format!("Bearer {}", admin(&data, &["key", "create", "--account", &id])["key"].as_str().unwrap());
+    let other = admin(&data, &["account", "create", "--plan", "starter"])["id"].as_str().unwrap().to_owned();
+    let stranger = format!("Bearer {}", admin(&data, &["key", "create", "--account", &other])["key"].as_str().unwrap());
+    let post = |auth: &str, content_type: &str, body: &[u8]| {
+        request(
+            c.addr,
+            "POST",
+            "/api/v1/uploads",
+            &[("Authorization", auth), ("Content-Type", content_type)],
+            Some(body),
+        )
+    };
+    // Multipart: the image is cleaned (the EXIF segment is gone) and gets a preview.
+    let photo = jpeg(640, 400);
+    let (ct, body) = multipart("Poster photo", &photo);
+    let r = post(&key, &ct, &body);
+    assert_eq!(r.status, 201, "{}", r.body);
+    let first = r.json();
+    assert!(first["ref"].as_str().unwrap().starts_with("upload:upl_"));
+    assert_eq!(
+        (first["width"].as_u64(), first["height"].as_u64(), first["mimeType"].as_str(), first["name"].as_str()),
+        (Some(640), Some(400), Some("image/jpeg"), Some("Poster photo"))
+    );
+    let stored: Vec<std::path::PathBuf> = walk(&data.join("files"));
+    assert!(
+        stored.iter().all(|p| !std::fs::read(p).unwrap().windows(10).any(|w| w == b"GPS-SECRET")),
+        "metadata dropped"
+    );
+    let url = first["previewUrl"].as_str().unwrap();
+    let preview = request(c.addr, "GET", &url[url.find("/api/v1/").unwrap()..], &[("Authorization", &key)], None);
+    assert_eq!((preview.status, preview.header("content-type")), (200, Some("image/png")));
+    assert_eq!(
+        request(c.addr, "GET", &url[url.find("/api/v1/").unwrap()..], &[("Authorization", &stranger)], None).status,
+        404
+    );
+    // JSON with base64, and with a data: URL.
+    let small = jpeg(32, 32);
+    let r = post(
+        &key,
+        "application/json",
+        serde_json::json!({ "name": "b64", "mimeType": "image/jpeg", "data": b64(&small) }).to_string().as_bytes(),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let second = r.json();
+    // The library holds 2: a third is refused until one is deleted.
+    let data_url = format!("data:image/jpeg;base64,{}", b64(&small));
+    let third = serde_json::json!({ "name": "url", "data": data_url }).to_string();
+    let r = post(&key, "application/json", third.as_bytes());
+    assert_eq!(
+        (r.status, r.json()["code"].as_str(), r.json()["limit"].as_u64()),
+        (409, Some("LIBRARY_IMAGE_LIMIT"), Some(2))
+    );
+    // A design uses the first upload as a decal; a stranger cannot place it.
+    let design = serde_json::json!({ "format": "dvd-cover", "name": "With photo", "decals": [{ "ref": first["ref"], "x": 70, "y": 50, "width": 20 }] });
+    let r = request(c.addr, "POST", "/api/v1/designs", &[("Authorization", &key)], Some(design.to_string().as_bytes()));
+    assert_eq!(r.status, 201, "{}", r.body);
+    let design_id = r.json()["designId"].as_str().unwrap().to_owned();
+    let r = request(
+        c.addr,
+        "POST",
+        "/api/v1/designs",
+        &[("Authorization", &stranger)],
+        Some(design.to_string().as_bytes()),
+    );
+    assert_eq!(
+        (r.status, r.json()["code"].as_str(), r.json()["field"].as_str()),
+        (422, Some("UNKNOWN_DECAL"), Some("decals[0].ref"))
+    );
+    // Deleting the uploads frees the library; the design keeps its copy of the image, the
+    // unused one is removed from disk.
+    let files_before = walk(&data.join("files")).len();
+    for u in [&first, &second] {
+        let path = format!("/api/v1/uploads/{}", u["id"].as_str().unwrap());
+        assert_eq!(request(c.addr, "DELETE", &path, &[("Authorization", &stranger)], None).status, 404);
+        assert_eq!(request(c.addr, "DELETE", &path, &[("Authorization", &key)], None).status, 204);
+    }
+    let files_after = walk(&data.join("files"));
+    assert_eq!(
+        files_after.len(),
+        files_before - 3,
+        "the second upload's file and both previews go; the design's image stays"
+    );
+    let kept = request(c.addr, "GET", &format!("/design/{design_id}/preview.png"), &[], None);
+    assert_eq!(kept.status, 200);
+    assert_eq!(post(&key, "application/json", third.as_bytes()).status, 201, "a slot is free again");
+    let list = request(c.addr, "GET", "/api/v1/uploads", &[("Authorization", &key)], None).json();
+    assert_eq!((list["items"].as_array().unwrap().len(), list["nextCursor"].clone()), (1, Value::Null));
+    assert_eq!(list["items"][0]["name"], "url");
+    // Refused: not an image, a cut-short JPEG, a small PNG that claims 20000 × 20000 px, a file
+    // over 4 MB, a body over 4.5 MB (413).
+    let refuse = |body: Vec<u8>| {
+        let r = post(&key, "application/json", serde_json::json!({ "data": b64(&body) }).to_string().as_bytes());
+        (r.status, r.json()["field"].as_str().map(str::to_owned), r.json()["detail"].as_str().unwrap_or("").to_owned())
+    };
+    let (status, field, detail) = refuse(b"%PDF-1.7 not an image".to_vec());
+    assert_eq!((status, field.as_deref()), (400, Some("file")), "{detail}");
+    let (status, _, detail) = refuse(small[..small.len() / 2].to_vec());
+    assert!(status == 400 && detail.contains("cut short"), "{detail}");
+    let mut bomb = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    bomb.extend_from_slice(&[0, 0, 0x4E, 0x20, 0, 0, 0x4E, 0x20, 8, 6, 0, 0, 0]);
+    bomb.resize(4000, 0);
+    let (status, _, detail) = refuse(bomb);
+    assert!(status == 400 && (detail.contains("pixels") || detail.contains("too large")), "{detail}");
+    let (status, _, detail) = refuse(vec![0xFF; 4 * 1024 * 1024 + 10]);
+    assert_eq!(status, 413, "{detail}: base64 of 4 MB is over 4.5 MB of body");
+    let (ct, body) = multipart("big", &vec![0xFFu8; 4 * 1024 * 1024 + 10]);
+    let r = post(&key, &ct, &body);
+    assert_eq!(r.status, 400, "{}", r.body);
+    let (ct, body) = multipart("huge", &vec![0u8; 5_000_000]);
+    let r = post(&key, &ct, &body);
+    assert_eq!(r.status, 413, "{}", r.body);
+    let account = request(c.addr, "GET", "/api/v1/account", &[("Authorization", &key)], None).json();
+    assert_eq!((account["uploads"]["count"].as_u64(), account["uploads"]["limit"].as_u64()), (Some(1), Some(2)));
+    assert_eq!(account["quotas"]["uploadsLeft"], 2, "5 a day, 3 taken");
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -80,6 +80,31 @@ pub fn base64(bytes: &[u8]) -> String {
     out
 }
 
+/// Decodes standard base64 (padding optional, whitespace ignored); `None` when it is not base64.
+pub fn unbase64(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for c in text.bytes().filter(|c| !c.is_ascii_whitespace()) {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            b'=' => break,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
 impl Image {
     /// The picture as an SVG document of its own pixel size, the image inlined as a data URL.
     pub fn svg(&self) -> String {
@@ -118,6 +143,10 @@ mod tests {
         assert_eq!(base64(b"Man"), "TWFu");
         assert_eq!(base64(b"Ma"), "TWE=");
         assert_eq!(base64(b"M"), "TQ==");
+        for text in [&b"Man"[..], b"Ma", b"M", b"", b"\x00\xff\x10binary"] {
+            assert_eq!(unbase64(&base64(text)).as_deref(), Some(text));
+        }
+        assert!(unbase64("not*base64").is_none());
         assert!(image.svg().contains("data:image/jpeg;base64,/9j/"));
     }
 }

@@ -31,6 +31,7 @@ pub mod intent;
 pub mod pdf;
 pub mod raster;
 pub mod scene;
+pub mod upload;
 
 pub use formats::{
     catalogue, find, find_with, flap_choices, panel_choices, Fold, Format, Kind, Panel, Shape, EXPORT_DPI,

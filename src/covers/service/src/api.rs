@@ -180,6 +180,8 @@ pub struct AppState {
     pub config: crate::config::Config,
     /// The loopback admin endpoint's gate.
     pub admin: service_kit::admin::AdminGate,
+    /// Uploaded images and previews (content-addressed).
+    pub files: crate::files::Files,
 }
 
 impl AppState {
@@ -196,6 +198,7 @@ impl AppState {
             providers: providers(config, data_dir),
             design_lifetime_seconds: u64::from(config.designs.lifetime_days) * 86_400,
             config: config.clone(),
+            files: crate::files::Files::new(data_dir.join("files")),
             admin: service_kit::admin::AdminGate::new(service_kit::admin::ensure_secret(data_dir).unwrap_or_default()),
         }
     }

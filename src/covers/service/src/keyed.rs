@@ -24,6 +24,12 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/v1/account", get(account))
         .route("/api/v1/designs", get(list_designs).post(save_design))
         .route("/api/v1/designs/{id}", get(get_design).delete(delete_design))
+        .route(
+            "/api/v1/uploads",
+            get(list_uploads).post(upload).layer(axum::extract::DefaultBodyLimit::max(crate::designs::MAX_BODY)),
+        )
+        .route("/api/v1/uploads/{id}", axum::routing::delete(delete_upload))
+        .route("/api/v1/uploads/{id}/preview.png", get(upload_preview))
         .layer(axum::middleware::from_fn(cors))
 }
 
@@ -158,6 +164,7 @@ async fn save_design(State(state): State<Arc<AppState>>, headers: HeaderMap, bod
             intent: intent.to_json(),
             title: title.map(|t| t.id),
             created_at: service_kit::period::unix_now_millis(),
+            images: own_images(&state, &account, &intent)?,
         };
         if !state.store.insert_design(&design, limits.designs).map_err(storage)? {
             return Err(full());
@@ -246,6 +253,288 @@ async fn delete_design(State(state): State<Arc<AppState>>, headers: HeaderMap, P
     }
 }
 
+/// The design's own copies of the uploads its intent refers to; every one must belong to the
+/// account (decals: `UNKNOWN_DECAL`; image slots: `VALIDATION_ERROR` naming the field).
+fn own_images(
+    state: &AppState,
+    account: &Account,
+    intent: &covers_engine::intent::Intent,
+) -> Result<std::collections::BTreeMap<String, crate::store::DesignImage>, ApiError> {
+    let mut refs: Vec<(String, &str, bool)> = Vec::new();
+    for (i, d) in intent.decals.iter().enumerate() {
+        if d.source.starts_with("upload:") {
+            refs.push((format!("decals[{i}].ref"), d.source.as_str(), true));
+        }
+    }
+    for (panel, slot) in &intent.panels {
+        refs.push((format!("images.panels.{panel}"), slot.reference.as_str(), false));
+    }
+    if let Some(slot) = &intent.background_image {
+        refs.push(("images.background".into(), slot.reference.as_str(), false));
+    }
+    if let Some(slot) = &intent.studio_logo {
+        refs.push(("images.studioLogo".into(), slot.reference.as_str(), false));
+    }
+    let mut images = std::collections::BTreeMap::new();
+    for (field, reference, decal) in refs {
+        let id = reference.trim_start_matches("upload:");
+        match state.store.upload(id).map_err(storage)? {
+            Some(u) if u.account_id == account.id => {
+                images.insert(
+                    reference.to_owned(),
+                    crate::store::DesignImage {
+                        file: u.file,
+                        mime_type: u.mime_type,
+                        width: u.width,
+                        height: u.height,
+                    },
+                );
+            }
+            _ if decal => {
+                return Err(ApiError::new(Code::UnknownDecal, format!("no upload {reference} in this account"))
+                    .with("field", field))
+            }
+            _ => return Err(ApiError::validation(&field, format!("no upload {reference} in this account"))),
+        }
+    }
+    Ok(images)
+}
+
+/// An upload as listed.
+fn upload_json(base: &str, u: &crate::store::Upload) -> Value {
+    json!({
+        "ref": format!("upload:{}", u.id),
+        "id": u.id,
+        "name": u.name,
+        "mimeType": u.mime_type,
+        "width": u.width,
+        "height": u.height,
+        "bytes": u.bytes,
+        "createdAt": service_kit::period::rfc3339_millis(u.created_at),
+        "previewUrl": format!("{base}/api/v1/uploads/{}/preview.png", u.id),
+    })
+}
+
+/// Largest uploaded file, bytes.
+pub const MAX_UPLOAD: usize = 4 * 1024 * 1024;
+
+/// The uploaded file and its name, from a multipart form (`file`, `name`) or a JSON body
+/// (`{name, mimeType, data}`, `data` base64 or a `data:` URL).
+async fn read_upload(request: Request) -> Result<(Vec<u8>, String), ApiError> {
+    use axum::extract::FromRequest;
+    let too_large = || ApiError::new(Code::PayloadTooLarge, "the body is larger than 4.5 MB");
+    let content_type =
+        request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+    // A declared length over the limit is refused before the body is read at all.
+    let declared = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > crate::designs::MAX_BODY) {
+        return Err(too_large());
+    }
+    let (bytes, name) = if content_type.starts_with("multipart/form-data") {
+        // The route's body limit (4.5 MB) travels with the request into the form reader.
+        let mut form = axum::extract::Multipart::from_request(request, &())
+            .await
+            .map_err(|e| ApiError::validation("body", format!("the multipart body cannot be read: {e}")))?;
+        let (mut file, mut name) = (None, None);
+        loop {
+            let field = match form.next_field().await {
+                Ok(Some(f)) => f,
+                Ok(None) => break,
+                Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_large()),
+                Err(e) => return Err(ApiError::validation("body", format!("the multipart body cannot be read: {e}"))),
+            };
+            match field.name().unwrap_or("") {
+                "file" => {
+                    let file_name = field.file_name().map(str::to_owned);
+                    let data = field.bytes().await.map_err(|e| {
+                        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                            too_large()
+                        } else {
+                            ApiError::validation("file", e.body_text())
+                        }
+                    })?;
+                    file = Some(data.to_vec());
+                    name = name.or(file_name);
+                }
+                "name" => name = Some(field.text().await.map_err(|e| ApiError::validation("name", e.to_string()))?),
+                _ => {}
+            }
+        }
+        (file.ok_or_else(|| ApiError::validation("file", "the form has no `file` part"))?, name)
+    } else {
+        let bytes =
+            axum::body::to_bytes(request.into_body(), crate::designs::MAX_BODY).await.map_err(|_| too_large())?;
+        let v: Value = serde_json::from_slice(&bytes).map_err(|e| {
+            ApiError::validation("body", format!("send multipart/form-data or JSON {{name, mimeType, data}}: {e}"))
+        })?;
+        let data = v
+            .get("data")
+            .and_then(Value::as_str)
+            .ok_or_else(|| ApiError::validation("data", "`data` is the image in base64 or a data: URL"))?;
+        let encoded = match data.strip_prefix("data:") {
+            Some(rest) => rest
+                .split_once(";base64,")
+                .map(|(_, b)| b)
+                .ok_or_else(|| ApiError::validation("data", "a data: URL must be base64"))?,
+            None => data,
+        };
+        let bytes = covers_engine::image::unbase64(encoded)
+            .ok_or_else(|| ApiError::validation("data", "`data` is not base64"))?;
+        if let Some(m) = v.get("mimeType").and_then(Value::as_str) {
+            if !["image/png", "image/jpeg"].contains(&m) {
+                return Err(ApiError::validation("mimeType", "uploads are image/png or image/jpeg"));
+            }
+        }
+        (bytes, v.get("name").and_then(Value::as_str).map(str::to_owned))
+    };
+    if bytes.len() > MAX_UPLOAD {
+        return Err(ApiError::validation("file", "uploads are at most 4 MB"));
+    }
+    let name = name
+        .map(|n| n.trim().chars().take(120).collect::<String>())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "upload".to_owned());
+    Ok((bytes, name))
+}
+
+/// POST /api/v1/uploads (scope `design:write`): 201 with `ref` (`upload:<id>`), `width`,
+/// `height`, `mimeType`, `bytes`, `previewUrl`.
+async fn upload(State(state): State<Arc<AppState>>, request: Request) -> Response {
+    let (account, _) = match authenticate(&state, request.headers(), Scope::DesignWrite) {
+        Ok(a) => a,
+        Err(e) => return e.into_response(),
+    };
+    let (bytes, name) = match read_upload(request).await {
+        Ok(b) => b,
+        Err(e) => return e.into_response(),
+    };
+    let done = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
+        let limits = state.config.plan(account.plan);
+        let full = || {
+            ApiError::new(
+                Code::LibraryImageLimit,
+                format!(
+                    "the uploads library holds {} images; delete one to make room",
+                    limits.uploads_library.unwrap_or(0)
+                ),
+            )
+            .with("limit", limits.uploads_library)
+        };
+        if limits
+            .uploads_library
+            .is_some_and(|l| state.store.uploads_of(&account.id).map_or(0, |u| u.len() as u64) >= l)
+        {
+            return Err(full());
+        }
+        let cleaned = covers_engine::upload::clean(&bytes).map_err(|why| ApiError::validation("file", why))?;
+        take_quota(&state, &account, "uploads", limits.daily_uploads)?;
+        let io = |e: std::io::Error| ApiError::new(Code::Unavailable, format!("storing the file: {e}"));
+        let file = state.files.put(&cleaned.image.bytes).map_err(io)?;
+        let preview = state.files.put(&cleaned.preview.bytes).map_err(io)?;
+        let record = crate::store::Upload {
+            id: service_kit::keys::random_id("upl_"),
+            account_id: account.id.clone(),
+            name,
+            mime_type: cleaned.image.mime.to_owned(),
+            width: cleaned.image.width,
+            height: cleaned.image.height,
+            bytes: cleaned.image.bytes.len() as u64,
+            file,
+            preview,
+            created_at: service_kit::period::unix_now_millis(),
+        };
+        if !state.store.insert_upload(&record, limits.uploads_library).map_err(storage)? {
+            return Err(full());
+        }
+        Ok(upload_json(&state.observer.base_url, &record))
+    })
+    .await;
+    match done.unwrap_or_else(|_| Err(ApiError::new(Code::Unavailable, "the upload failed"))) {
+        Ok(v) => (StatusCode::CREATED, Json(v)).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// GET /api/v1/uploads?limit=N&cursor=C (scope `read`): newest first, `{items, nextCursor}`.
+async fn list_uploads(State(state): State<Arc<AppState>>, headers: HeaderMap, RawQuery(query): RawQuery) -> Response {
+    let (account, _) = match authenticate(&state, &headers, Scope::Read) {
+        Ok(a) => a,
+        Err(e) => return e.into_response(),
+    };
+    let uploads = match state.store.uploads_of(&account.id) {
+        Ok(u) => u,
+        Err(e) => return storage(e).into_response(),
+    };
+    let base = state.observer.base_url.clone();
+    page(query, &uploads, |u| u.id.as_str(), |u| upload_json(&base, u))
+}
+
+/// One page of a newest-first list: `limit` (1 to 100, default 20) items after `cursor` (the
+/// last id of the previous page); `{items, nextCursor}`, `nextCursor` `null` on the last page.
+fn page<T>(query: Option<String>, all: &[T], id: impl Fn(&T) -> &str, show: impl Fn(&T) -> Value) -> Response {
+    let params: Vec<(String, String)> =
+        form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
+    let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let limit = match get("limit").map(str::parse::<usize>) {
+        None => 20,
+        Some(Ok(n)) if (1..=100).contains(&n) => n,
+        _ => return ApiError::validation("limit", "`limit` is 1 to 100").into_response(),
+    };
+    let start = match get("cursor") {
+        None => 0,
+        Some(c) => match all.iter().position(|x| id(x) == c) {
+            Some(i) => i + 1,
+            None => {
+                return ApiError::validation(
+                    "cursor",
+                    "unknown cursor (its item may have been deleted); start again without one",
+                )
+                .into_response()
+            }
+        },
+    };
+    let items: Vec<&T> = all.iter().skip(start).take(limit).collect();
+    let next = (start + items.len() < all.len()).then(|| items.last().map(|x| id(x).to_owned())).flatten();
+    Json(json!({ "items": items.iter().map(|x| show(x)).collect::<Vec<_>>(), "nextCursor": next })).into_response()
+}
+
+/// GET /api/v1/uploads/{id}/preview.png (scope `read`): the upload's preview.
+async fn upload_preview(State(state): State<Arc<AppState>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let (account, _) = match authenticate(&state, &headers, Scope::Read) {
+        Ok(a) => a,
+        Err(e) => return e.into_response(),
+    };
+    match state.store.upload(&id) {
+        Ok(Some(u)) if u.account_id == account.id => match state.files.get(&u.preview) {
+            Some(bytes) => ([(header::CONTENT_TYPE, "image/png")], bytes).into_response(),
+            None => ApiError::new(Code::NotFound, "the preview is gone").into_response(),
+        },
+        Ok(_) => ApiError::new(Code::NotFound, format!("no upload {id}")).into_response(),
+        Err(e) => storage(e).into_response(),
+    }
+}
+
+/// DELETE /api/v1/uploads/{id} (scope `design:write`): 204; frees a library slot. Designs that
+/// use it keep their own copy.
+async fn delete_upload(State(state): State<Arc<AppState>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let (account, _) = match authenticate(&state, &headers, Scope::DesignWrite) {
+        Ok(a) => a,
+        Err(e) => return e.into_response(),
+    };
+    match state.store.delete_upload(&account.id, &id) {
+        Ok(Some(u)) => {
+            for hash in [&u.file, &u.preview] {
+                if !state.store.file_in_use(hash).unwrap_or(true) {
+                    state.files.remove(hash);
+                }
+            }
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Ok(None) => ApiError::new(Code::NotFound, format!("no upload {id}")).into_response(),
+        Err(e) => storage(e).into_response(),
+    }
+}
+
 /// GET /api/v1/account (scope `read`): the plan, today's remaining quotas and when they reset,
 /// design and upload counts and limits.
 async fn account(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
@@ -273,7 +562,7 @@ async fn account(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Resp
         },
         "resetsAt": service_kit::period::rfc3339_millis((now + reset_in) * 1000),
         "designs": { "count": state.store.designs_of(&account.id).map_or(0, |d| d.len()), "limit": limits.designs },
-        "uploads": { "count": 0, "limit": limits.uploads_library },
+        "uploads": { "count": state.store.uploads_of(&account.id).map_or(0, |u| u.len()), "limit": limits.uploads_library },
         "outputs": limits.outputs,
     }))
     .into_response()

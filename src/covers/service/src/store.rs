@@ -22,6 +22,8 @@ const KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.keys");
 const KEY_HASHES: TableDefinition<&str, &str> = TableDefinition::new("covers.key_hashes");
 /// Saved designs: key the id, value the JSON of [`SavedDesign`].
 const DESIGNS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.designs");
+/// Uploads: key the id, value the JSON of [`Upload`].
+const UPLOADS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.uploads");
 /// Daily usage: key `account|YYYY-MM-DD|kind`, value the count.
 const USAGE: TableDefinition<&str, u64> = TableDefinition::new("covers.usage");
 
@@ -49,6 +51,50 @@ pub struct SavedDesign {
     pub title: Option<String>,
     /// Creation time, Unix milliseconds (lists are newest first).
     pub created_at: u64,
+    /// The design's own copies of its uploads, by `upload:<id>` reference: deleting the upload
+    /// never breaks the design.
+    #[serde(default)]
+    pub images: std::collections::BTreeMap<String, DesignImage>,
+}
+
+/// A design's copy of an uploaded image.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DesignImage {
+    /// SHA-256 of the file.
+    pub file: String,
+    /// Its media type.
+    pub mime_type: String,
+    /// Width, px.
+    pub width: u32,
+    /// Height, px.
+    pub height: u32,
+}
+
+/// An uploaded image of an account (its bytes are in the content-addressed files).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Upload {
+    /// `upl_…`; intents refer to it as `upload:<id>`.
+    pub id: String,
+    /// The owning account.
+    pub account_id: String,
+    /// Its name.
+    pub name: String,
+    /// `image/png` or `image/jpeg`.
+    pub mime_type: String,
+    /// Width, px.
+    pub width: u32,
+    /// Height, px.
+    pub height: u32,
+    /// Size of the cleaned file, bytes.
+    pub bytes: u64,
+    /// SHA-256 of the cleaned file.
+    pub file: String,
+    /// SHA-256 of the PNG preview.
+    pub preview: String,
+    /// Creation time, Unix milliseconds.
+    pub created_at: u64,
 }
 
 /// A composed design as stored.
@@ -75,6 +121,7 @@ impl Store {
             t.create(KEYS)?;
             t.create(KEY_HASHES)?;
             t.create(DESIGNS)?;
+            t.create(UPLOADS)?;
             t.create(USAGE)
         })?;
         Ok(Store { db })
@@ -217,6 +264,92 @@ impl Store {
         }
         txn.commit().map_err(backend)?;
         Ok(true)
+    }
+
+    /// Keeps an upload if the account's library has fewer than `limit` images, checked and
+    /// written in one transaction; `false` when the library is full.
+    pub fn insert_upload(&self, upload: &Upload, limit: Option<u64>) -> Result<bool, DbError> {
+        let bytes = serde_json::to_vec(upload).map_err(backend)?;
+        let txn = self.db.begin_write().map_err(backend)?;
+        {
+            let mut table = txn.open_table(UPLOADS).map_err(backend)?;
+            if let Some(limit) = limit {
+                let mut count = 0;
+                for entry in table.iter().map_err(backend)? {
+                    let (_, v) = entry.map_err(backend)?;
+                    let u: Upload = serde_json::from_slice(v.value()).map_err(backend)?;
+                    count += u64::from(u.account_id == upload.account_id);
+                }
+                if count >= limit {
+                    return Ok(false);
+                }
+            }
+            table.insert(upload.id.as_str(), bytes.as_slice()).map_err(backend)?;
+        }
+        txn.commit().map_err(backend)?;
+        Ok(true)
+    }
+
+    /// An upload by id.
+    pub fn upload(&self, id: &str) -> Result<Option<Upload>, DbError> {
+        self.get_json(UPLOADS, id)
+    }
+
+    /// An account's uploads, newest first.
+    pub fn uploads_of(&self, account: &str) -> Result<Vec<Upload>, DbError> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let table = txn.open_table(UPLOADS).map_err(backend)?;
+        let mut out = Vec::new();
+        for entry in table.iter().map_err(backend)? {
+            let (_, v) = entry.map_err(backend)?;
+            let u: Upload = serde_json::from_slice(v.value()).map_err(backend)?;
+            if u.account_id == account {
+                out.push(u);
+            }
+        }
+        out.sort_by(|a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
+        Ok(out)
+    }
+
+    /// Deletes an upload of an account; the record when it was there.
+    pub fn delete_upload(&self, account: &str, id: &str) -> Result<Option<Upload>, DbError> {
+        let txn = self.db.begin_write().map_err(backend)?;
+        let upload = {
+            let mut table = txn.open_table(UPLOADS).map_err(backend)?;
+            let found = match table.get(id).map_err(backend)? {
+                Some(v) => Some(serde_json::from_slice::<Upload>(v.value()).map_err(backend)?),
+                None => None,
+            };
+            match found {
+                Some(u) if u.account_id == account => {
+                    table.remove(id).map_err(backend)?;
+                    u
+                }
+                _ => return Ok(None),
+            }
+        };
+        txn.commit().map_err(backend)?;
+        Ok(Some(upload))
+    }
+
+    /// True when a saved design or an upload still refers to the file `hash`.
+    pub fn file_in_use(&self, hash: &str) -> Result<bool, DbError> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        for entry in txn.open_table(UPLOADS).map_err(backend)?.iter().map_err(backend)? {
+            let (_, v) = entry.map_err(backend)?;
+            let u: Upload = serde_json::from_slice(v.value()).map_err(backend)?;
+            if u.file == hash || u.preview == hash {
+                return Ok(true);
+            }
+        }
+        for entry in txn.open_table(DESIGNS).map_err(backend)?.iter().map_err(backend)? {
+            let (_, v) = entry.map_err(backend)?;
+            let d: SavedDesign = serde_json::from_slice(v.value()).map_err(backend)?;
+            if d.images.values().any(|i| i.file == hash) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Today's use of `kind` by an account.
