@@ -332,7 +332,8 @@ fn uploads_limits_and_designs_keeping_their_images() {
         (409, Some("LIBRARY_IMAGE_LIMIT"), Some(2))
     );
     // A design uses the first upload as a decal; a stranger cannot place it.
-    let design = serde_json::json!({ "format": "dvd-cover", "name": "With photo", "decals": [{ "ref": first["ref"], "x": 70, "y": 50, "width": 20 }] });
+    let design = serde_json::json!({ "format": "dvd-cover", "name": "With photo", "decals": [{ "ref": first["ref"], "x": 70, "y": 50, "width": 20 }],
+        "images": { "panels": { "back": { "ref": second["ref"], "fit": "fill" } } } });
     let r = request(c.addr, "POST", "/api/v1/designs", &[("Authorization", &key)], Some(design.to_string().as_bytes()));
     assert_eq!(r.status, 201, "{}", r.body);
     let design_id = r.json()["designId"].as_str().unwrap().to_owned();
@@ -347,8 +348,8 @@ fn uploads_limits_and_designs_keeping_their_images() {
         (r.status, r.json()["code"].as_str(), r.json()["field"].as_str()),
         (422, Some("UNKNOWN_DECAL"), Some("decals[0].ref"))
     );
-    // Deleting the uploads frees the library; the design keeps its copy of the image, the
-    // unused one is removed from disk.
+    // Deleting the uploads frees the library; the design keeps its copies of the images, the
+    // previews nobody uses are removed from disk.
     let files_before = walk(&data.join("files")).len();
     for u in [&first, &second] {
         let path = format!("/api/v1/uploads/{}", u["id"].as_str().unwrap());
@@ -356,13 +357,24 @@ fn uploads_limits_and_designs_keeping_their_images() {
         assert_eq!(request(c.addr, "DELETE", &path, &[("Authorization", &key)], None).status, 204);
     }
     let files_after = walk(&data.join("files"));
-    assert_eq!(
-        files_after.len(),
-        files_before - 3,
-        "the second upload's file and both previews go; the design's image stays"
-    );
+    assert_eq!(files_after.len(), files_before - 2, "both previews go; the design's two images stay");
     let kept = request(c.addr, "GET", &format!("/design/{design_id}/preview.png"), &[], None);
     assert_eq!(kept.status, 200);
+    let svg = request(c.addr, "GET", &format!("/design/{design_id}/preview.svg"), &[], None).body;
+    assert_eq!(
+        svg.matches("data:image/jpeg;base64,").count(),
+        2,
+        "the decal and the back panel's image, still drawn after the uploads were deleted"
+    );
+    assert!(svg.contains("preserveAspectRatio=\"xMidYMid slice\""), "fill covers the panel");
+    // Without a key, an upload reference is dropped and reported, never drawn.
+    let r = request(c.addr, "POST", "/api/compose", &[], Some(design.to_string().as_bytes()));
+    let dropped: Vec<String> =
+        r.json()["unsupported"].as_array().unwrap().iter().map(|u| u["field"].as_str().unwrap().to_owned()).collect();
+    assert!(
+        dropped.contains(&"decals[0].ref".to_owned()) && dropped.contains(&"images.panels.back".to_owned()),
+        "{dropped:?}"
+    );
     assert_eq!(post(&key, "application/json", third.as_bytes()).status, 201, "a slot is free again");
     let list = request(c.addr, "GET", "/api/v1/uploads", &[("Authorization", &key)], None).json();
     assert_eq!((list["items"].as_array().unwrap().len(), list["nextCursor"].clone()), (1, Value::Null));
@@ -393,6 +405,14 @@ fn uploads_limits_and_designs_keeping_their_images() {
     let account = request(c.addr, "GET", "/api/v1/account", &[("Authorization", &key)], None).json();
     assert_eq!((account["uploads"]["count"].as_u64(), account["uploads"]["limit"].as_u64()), (Some(1), Some(2)));
     assert_eq!(account["quotas"]["uploadsLeft"], 2, "5 a day, 3 taken");
+    // An upload nobody else uses leaves nothing on disk once deleted.
+    let before = walk(&data.join("files")).len();
+    let r = post(&key, "application/json", serde_json::json!({ "data": b64(&jpeg(48, 40)) }).to_string().as_bytes());
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(walk(&data.join("files")).len(), before + 2, "its file and preview");
+    let path = format!("/api/v1/uploads/{}", r.json()["id"].as_str().unwrap());
+    assert_eq!(request(c.addr, "DELETE", &path, &[("Authorization", &key)], None).status, 204);
+    assert_eq!(walk(&data.join("files")).len(), before);
 }
 
 fn walk(dir: &Path) -> Vec<std::path::PathBuf> {

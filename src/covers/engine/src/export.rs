@@ -36,22 +36,28 @@ impl Output {
 }
 
 /// Renders a design.
-pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, output: Output) -> Result<Vec<u8>, RenderError> {
+pub fn render(
+    format: &Format,
+    intent: &Intent,
+    title: Option<&Title>,
+    images: &scene::Images,
+    output: Output,
+) -> Result<Vec<u8>, RenderError> {
     let guides = Guides { show: false };
     Ok(match output {
-        Output::Svg => scene::render(format, intent, title, EXPORT_DPI, guides).into_bytes(),
+        Output::Svg => scene::render(format, intent, title, images, EXPORT_DPI, guides).into_bytes(),
         Output::Preview => {
             // 150 DPI draws enough detail for a 1200 px preview of the largest sheet.
-            let svg = scene::render(format, intent, title, 150, guides);
+            let svg = scene::render(format, intent, title, images, 150, guides);
             crate::raster::preview_png(&svg, PREVIEW_WIDTH)?
         }
         Output::Png => {
-            let svg = scene::render(format, intent, title, EXPORT_DPI, guides);
+            let svg = scene::render(format, intent, title, images, EXPORT_DPI, guides);
             let pixmap = crate::raster::draw(&svg, 1.0)?;
             crate::raster::png(&pixmap, EXPORT_DPI)?
         }
         Output::Pdf(options) => {
-            let svg = scene::render(format, intent, title, EXPORT_DPI, guides);
+            let svg = scene::render(format, intent, title, images, EXPORT_DPI, guides);
             let name = intent
                 .name
                 .clone()

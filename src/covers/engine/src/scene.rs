@@ -34,7 +34,10 @@ fn inner(svg: &str) -> Option<(&str, f64, f64)> {
 }
 
 /// A decal's SVG: the title's own artwork (providers' images), the catalogue, or built-in art.
-fn decal_svg(id: &str, title: Option<&Title>) -> Option<String> {
+fn decal_svg(id: &str, title: Option<&Title>, images: &Images) -> Option<String> {
+    if let Some(image) = images.get(id) {
+        return Some(image.svg());
+    }
     if let Some(a) = title.and_then(|t| t.artwork.iter().find(|a| a.id == id)) {
         if let Some(image) = &a.image {
             return Some(image.svg());
@@ -85,8 +88,19 @@ fn text_block(
     }
 }
 
+/// Uploaded images a design uses, by reference (`upload:<id>`), resolved by the service from its
+/// own stores (the renderer never reads files or the network).
+pub type Images = std::collections::BTreeMap<String, std::sync::Arc<crate::image::Image>>;
+
 /// The SVG of a design at `dpi`.
-pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32, guides: Guides) -> String {
+pub fn render(
+    format: &Format,
+    intent: &Intent,
+    title: Option<&Title>,
+    images: &Images,
+    dpi: u32,
+    guides: Guides,
+) -> String {
     let bleed = f64::from(px(format.bleed_mm, dpi));
     let (tw, th) = (f64::from(px(format.width_mm, dpi)), f64::from(px(format.height_mm, dpi)));
     let (sw, sh) = (tw + 2.0 * bleed, th + 2.0 * bleed);
@@ -118,11 +132,38 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
         for (i, d) in intent.decals.iter().enumerate().filter(|(_, d)| d.layer == layer) {
             // Each placed element is a group the designer can find and drag.
             let _ = write!(out, "<g class=\"el\" data-kind=\"decal\" data-i=\"{i}\">");
-            draw_decal(out, d, title, tw, th, bleed);
+            draw_decal(out, d, title, images, tw, th, bleed);
             out.push_str("</g>");
         }
     };
     decals(&mut out, "background");
+    // Uploaded images: the whole-sheet background, then each panel's image.
+    let image = |out: &mut String, slot: &crate::intent::ImageSlot, (x, y, w, h): (f64, f64, f64, f64)| {
+        let Some(img) = images.get(&slot.reference) else { return };
+        let aspect = match slot.fit {
+            "fit" => "xMidYMid meet",
+            "stretch" => "none",
+            _ => "xMidYMid slice",
+        };
+        let _ = write!(
+            out,
+            "<image x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" preserveAspectRatio=\"{aspect}\" href=\"data:{};base64,{}\"/>",
+            img.mime,
+            crate::image::base64(&img.bytes)
+        );
+    };
+    if let Some(slot) = &intent.background_image {
+        image(&mut out, slot, (0.0, 0.0, sw, sh));
+    }
+    for (name, slot) in &intent.panels {
+        if let Some(p) = format.panels.iter().find(|p| p.name == name) {
+            // Panels at the sheet's edge take the bleed on that side too.
+            let (x0, x1) = (f64::from(px(p.x, dpi)), f64::from(px(p.x + p.width, dpi)));
+            let left = if p.x <= 0.0 { 0.0 } else { bleed + x0 };
+            let right = if (p.x + p.width) >= format.width_mm - 0.01 { sw } else { bleed + x1 };
+            image(&mut out, slot, (left, 0.0, right - left, sh));
+        }
+    }
     // The title's artwork and texts on the panels.
     let panel = |name: &str| format.panels.iter().find(|p| p.name == name);
     if let Some(t) = title {
@@ -137,11 +178,13 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
             );
             let art = if format.kind == Kind::Audio { "cover" } else { "poster" };
             if !hidden("poster") {
-                if let Some(svg) = t.artwork.iter().find(|a| a.kind == art).and_then(|a| decal_svg(&a.id, title)) {
+                if let Some(svg) =
+                    t.artwork.iter().find(|a| a.kind == art).and_then(|a| decal_svg(&a.id, title, images))
+                {
                     place(&mut out, &svg, (x, y, w, h), format.kind == Kind::Video, "");
                 }
             }
-            let logo = t.artwork.iter().find(|a| a.kind == "logo").and_then(|a| decal_svg(&a.id, title));
+            let logo = t.artwork.iter().find(|a| a.kind == "logo").and_then(|a| decal_svg(&a.id, title, images));
             if let (Some(svg), true, false) = (logo.as_ref(), intent.logo, hidden("title")) {
                 place(&mut out, svg, (x + w * 0.08, y + h * 0.04, w * 0.84, h * 0.16), false, "");
             } else if !hidden("title") {
@@ -246,6 +289,12 @@ pub fn render(format: &Format, intent: &Intent, title: Option<&Title>, dpi: u32,
         let (cx, cy) = to_px(t.x, t.y);
         text_block(&mut out, &font, &t.text, (cx, cy), th * t.size / 100.0, t.weight, &t.color, t.letter_spacing);
         out.push_str("</g>");
+    }
+    if let (Some(slot), Some(b)) = (&intent.studio_logo, panel("back").filter(|_| !hidden("studio"))) {
+        // The custom studio logo: lower left of the back, inside the safe area.
+        let safe = f64::from(px(format.safe_mm, dpi));
+        let (w, h) = (f64::from(px(b.width, dpi)) * 0.22, th * 0.07);
+        image(&mut out, slot, (bleed + f64::from(px(b.x, dpi)) + safe, bleed + th - safe - h, w, h));
     }
     if let Some(t) = title.filter(|_| format.kind == Kind::Audio && !hidden("qr")) {
         qr_code(&mut out, format, dpi, bleed, intent.qr.as_deref().map_or_else(|| t.qr_text(), str::to_owned));
@@ -447,8 +496,16 @@ fn qr_code(out: &mut String, format: &Format, dpi: u32, bleed: f64, text: String
     out.push_str("\"/></g>");
 }
 
-fn draw_decal(out: &mut String, d: &DecalPlacement, title: Option<&Title>, tw: f64, th: f64, bleed: f64) {
-    let Some(svg) = decal_svg(&d.source, title) else { return };
+fn draw_decal(
+    out: &mut String,
+    d: &DecalPlacement,
+    title: Option<&Title>,
+    images: &Images,
+    tw: f64,
+    th: f64,
+    bleed: f64,
+) {
+    let Some(svg) = decal_svg(&d.source, title, images) else { return };
     let Some((_, vw, vh)) = inner(&svg) else { return };
     let natural_w = d.width.map(|w| tw * w / 100.0).unwrap_or(vw / 2.0) * d.scale;
     let w = natural_w * d.stretch;
@@ -493,7 +550,7 @@ mod tests {
         .unwrap();
         let title = &Builtin.search(ContentType::Movie, "Metropolis").unwrap()[0];
         let format = crate::formats::find("dvd-cover").unwrap();
-        let svg = render(&format, &intent, Some(title), 600, Guides { show: true });
+        let svg = render(&format, &intent, Some(title), &Images::new(), 600, Guides { show: true });
         assert!(
             svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 6600 4463\""),
             "{}",
@@ -504,7 +561,7 @@ mod tests {
         assert!(svg.contains("&lt;Restored&gt;"), "texts are escaped");
         assert!(svg.contains(">NEW<"), "the decal");
         assert!(svg.contains("stroke=\"#e63946\""), "trim guide");
-        let clean = render(&format, &intent, Some(title), 600, Guides { show: false });
+        let clean = render(&format, &intent, Some(title), &Images::new(), 600, Guides { show: false });
         assert!(!clean.contains("stroke=\"#e63946\""));
     }
 
@@ -512,16 +569,16 @@ mod tests {
     fn tapered_flaps_cut_the_sheet_and_albums_get_a_qr_code() {
         let album = &Builtin.search(ContentType::Album, "Midnight Static").unwrap()[0];
         let (intent, _) = parse(&json!({ "format": "jcard", "layout": { "flap": "tapered" } })).unwrap();
-        let svg = render(&intent.format().unwrap(), &intent, Some(album), 600, Guides { show: true });
+        let svg = render(&intent.format().unwrap(), &intent, Some(album), &Images::new(), 600, Guides { show: true });
         assert!(svg.contains("<clipPath id=\"outline\"><polygon points=\""), "the outline clips the art");
         assert!(svg.contains("<polygon points=\"75.0,193.0 "), "the trim guide follows the taper (118 px at 600 DPI)");
         assert!(svg.contains("class=\"qr\""));
         let (hidden, _) =
             parse(&json!({ "format": "jcard", "layout": { "hide": ["qr"] }, "style": { "finish": "plain" } })).unwrap();
-        let svg = render(&intent.format().unwrap(), &hidden, Some(album), 600, Guides { show: false });
+        let svg = render(&intent.format().unwrap(), &hidden, Some(album), &Images::new(), 600, Guides { show: false });
         assert!(!svg.contains("class=\"qr\"") && !svg.contains("finish-worn"));
         let (cd, _) = parse(&json!({ "format": "cd" })).unwrap();
-        let svg = render(&cd.format().unwrap(), &cd, Some(album), 600, Guides { show: false });
+        let svg = render(&cd.format().unwrap(), &cd, Some(album), &Images::new(), 600, Guides { show: false });
         assert!(!svg.contains("finish-worn"), "finishes are for video formats and the J-card");
     }
 
@@ -530,7 +587,7 @@ mod tests {
         let title = &Builtin.search(ContentType::Movie, "Metropolis").unwrap()[0];
         let format = crate::formats::find("dvd-cover").unwrap();
         let (plain, _) = parse(&json!({ "format": "dvd-cover" })).unwrap();
-        let svg = render(&format, &plain, Some(title), 72, Guides { show: false });
+        let svg = render(&format, &plain, Some(title), &Images::new(), 72, Guides { show: false });
         for text in [
             ">Directed by Fritz Lang<",
             "Starring Brigitte Helm",
@@ -543,7 +600,7 @@ mod tests {
             parse(&json!({ "format": "dvd-cover", "director": "Somebody Else", "rating": "PG", "studio": "Our Studio",
             "layout": { "hide": ["tagline", "runtime"] } }))
             .unwrap();
-        let svg = render(&format, &changed, Some(title), 72, Guides { show: false });
+        let svg = render(&format, &changed, Some(title), &Images::new(), 72, Guides { show: false });
         assert!(svg.contains(">Directed by Somebody Else<") && svg.contains(">PG<") && svg.contains(">Our Studio<"));
         assert!(!svg.contains("The city of the future") && !svg.contains("153 min"));
     }
@@ -552,7 +609,14 @@ mod tests {
     fn albums_split_their_tracks_over_two_sides() {
         let (intent, _) = parse(&json!({ "format": "jcard" })).unwrap();
         let album = &Builtin.search(ContentType::Album, "Midnight Static").unwrap()[0];
-        let svg = render(&crate::formats::find("jcard").unwrap(), &intent, Some(album), 600, Guides { show: false });
+        let svg = render(
+            &crate::formats::find("jcard").unwrap(),
+            &intent,
+            Some(album),
+            &Images::new(),
+            600,
+            Guides { show: false },
+        );
         let a = svg.find("SIDE A").unwrap();
         let b = svg.find("SIDE B").unwrap();
         let fifth = svg.find("Tracking Error").unwrap();

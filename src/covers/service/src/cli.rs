@@ -203,8 +203,8 @@ fn render(
         }),
         other => anyhow::bail!("unknown output {other:?} (preview, png, pdf, svg)"),
     };
-    let bytes =
-        covers_engine::export::render(&format, &intent, title.as_ref(), output).map_err(|e| anyhow::anyhow!(e.0))?;
+    let bytes = covers_engine::export::render(&format, &intent, title.as_ref(), &Default::default(), output)
+        .map_err(|e| anyhow::anyhow!(e.0))?;
     std::fs::write(out, bytes).with_context(|| format!("writing {}", out.display()))?;
     Ok(())
 }

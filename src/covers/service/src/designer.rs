@@ -47,8 +47,8 @@ fn hideable(format: &Format) -> Vec<&'static str> {
 }
 
 /// The page of a design.
-pub fn page(id: &str, format: &Format, intent: &Intent, title: Option<&Title>) -> Response {
-    let svg = scene::render(format, intent, title, 72, Guides { show: true });
+pub fn page(id: &str, format: &Format, intent: &Intent, title: Option<&Title>, images: &scene::Images) -> Response {
+    let svg = scene::render(format, intent, title, images, 72, Guides { show: true });
     let heading = title.map(|t| format!("{} ({})", t.title, t.year)).unwrap_or_else(|| "New design".to_owned());
     let video = format.kind == Kind::Video;
     let finishes = video || format.slug == "jcard";

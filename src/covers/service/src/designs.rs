@@ -96,13 +96,41 @@ pub fn resolve(
 /// Validates, resolves the content and keeps the design; the designer's address and the report.
 /// Blocking (providers may ask the network): call it on the blocking pool.
 fn compose(state: &AppState, body: &Value) -> Result<(String, Report, Option<Title>), ApiError> {
-    let (intent, report, title) = resolve(state, body, None)?;
+    let (mut intent, mut report, title) = resolve(state, body, None)?;
+    drop_uploads(&mut intent, &mut report);
     let stored = intent.to_json();
     let id = state
         .store
         .put_composed(&stored, title.as_ref().map(|t| t.id.as_str()), unix_now())
         .map_err(|e| ApiError::new(Code::Unavailable, format!("storage: {e}")))?;
     Ok((format!("{}/design/{id}", state.observer.base_url), report, title))
+}
+
+/// Removes references to uploads from an intent composed without a key, reporting each: an
+/// upload is placed only by the key of the account that owns it.
+pub fn drop_uploads(intent: &mut Intent, report: &mut Report) {
+    let why = "an upload is placed only with the key of the account that owns it (POST /api/v1/designs)";
+    let mut dropped = Vec::new();
+    for (i, d) in intent.decals.iter().enumerate() {
+        if d.source.starts_with("upload:") {
+            dropped.push(format!("decals[{i}].ref"));
+        }
+    }
+    intent.decals.retain(|d| !d.source.starts_with("upload:"));
+    dropped.extend(intent.panels.keys().map(|p| format!("images.panels.{p}")));
+    intent.panels.clear();
+    if intent.background_image.take().is_some() {
+        dropped.push("images.background".into());
+    }
+    if intent.studio_logo.take().is_some() {
+        dropped.push("images.studioLogo".into());
+    }
+    for field in dropped {
+        report
+            .applied
+            .retain(|a| *a != field && !a.starts_with(&format!("{field}.")) && !field.starts_with(&format!("{a}.")));
+        report.unsupported.push(intent::Unsupported { field, reason: why.into() });
+    }
 }
 
 /// PUT /design/{id}: the designer's edit. The body is the whole intent (same format); the
@@ -125,7 +153,8 @@ pub async fn edit(State(state): State<Arc<AppState>>, Path(id): Path<String>, bo
         if value.get("format").and_then(Value::as_str) != Some(before.format.as_str()) {
             return Err(ApiError::validation("format", format!("a design keeps its format ({})", before.format)));
         }
-        let (intent, report, title) = resolve(&state, &value, Some((&before, stored.title)))?;
+        let (mut intent, mut report, title) = resolve(&state, &value, Some((&before, stored.title)))?;
+        drop_uploads(&mut intent, &mut report);
         let format = intent.format().ok_or_else(|| ApiError::validation("format", "unknown format"))?;
         let kept = state
             .store
@@ -134,7 +163,7 @@ pub async fn edit(State(state): State<Arc<AppState>>, Path(id): Path<String>, bo
         if !kept {
             return Err(gone());
         }
-        let svg = scene::render(&format, &intent, title.as_ref(), 72, Guides { show: true });
+        let svg = scene::render(&format, &intent, title.as_ref(), &scene::Images::new(), 72, Guides { show: true });
         Ok(json!({ "applied": report.applied, "unsupported": report.unsupported, "intent": intent.to_json(), "svg": svg }))
     })
     .await;
@@ -254,8 +283,22 @@ pub async fn compose_link(State(state): State<Arc<AppState>>, RawQuery(query): R
     }
 }
 
-/// A stored design: its format, intent and title.
-type Loaded = (covers_engine::Format, Intent, Option<Title>);
+/// A stored design: its format, intent, title and uploaded images.
+type Loaded = (covers_engine::Format, Intent, Option<Title>, scene::Images);
+
+/// A saved design's own copies of its uploads, read from the files.
+pub fn images_of(
+    state: &AppState,
+    images: &std::collections::BTreeMap<String, crate::store::DesignImage>,
+) -> scene::Images {
+    images
+        .iter()
+        .filter_map(|(reference, image)| {
+            let bytes = state.files.get(&image.file)?;
+            Some((reference.clone(), Arc::new(covers_engine::image::read(bytes).ok()?)))
+        })
+        .collect()
+}
 
 /// The stored design, its format, intent and title (looked up on the blocking pool: providers
 /// may ask the network or their disk cache).
@@ -263,18 +306,19 @@ async fn load(state: &Arc<AppState>, id: &str) -> Option<Loaded> {
     let (state, id) = (state.clone(), id.to_owned());
     tokio::task::spawn_blocking(move || {
         // A composed design, or a design saved to an account (both under unguessable ids).
-        let (stored_intent, stored_title) =
+        let (stored_intent, stored_title, images) =
             match state.store.composed(&id, unix_now(), state.design_lifetime_seconds).ok()? {
-                Some(c) => (c.intent, c.title),
+                Some(c) => (c.intent, c.title, scene::Images::new()),
                 None => {
                     let saved = state.store.design(&id).ok()??;
-                    (saved.intent, saved.title)
+                    let images = images_of(&state, &saved.images);
+                    (saved.intent, saved.title, images)
                 }
             };
         let (intent, _) = intent::parse(&stored_intent).ok()?;
         let format = intent.format()?;
         let title = stored_title.as_deref().and_then(|t| title_by_id(&state, t));
-        Some((format, intent, title))
+        Some((format, intent, title, images))
     })
     .await
     .ok()
@@ -284,7 +328,7 @@ async fn load(state: &Arc<AppState>, id: &str) -> Option<Loaded> {
 /// GET /design/{id}: the designer page (`crate::designer`).
 pub async fn designer(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
     match load(&state, &id).await {
-        Some((format, intent, title)) => crate::designer::page(&id, &format, &intent, title.as_ref()),
+        Some((format, intent, title, images)) => crate::designer::page(&id, &format, &intent, title.as_ref(), &images),
         None => (
             StatusCode::NOT_FOUND,
             Html("<!DOCTYPE html><html lang=\"en\"><title>No such design</title><p>No such design: composed designs are kept for a limited time after their last change.</p></html>".to_owned()),
@@ -296,11 +340,11 @@ pub async fn designer(State(state): State<Arc<AppState>>, Path(id): Path<String>
 /// GET /design/{id}/preview.png: the design without guides, 1200 px wide (rendered on the
 /// blocking pool).
 pub async fn preview_png(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
-    let Some((format, intent, title)) = load(&state, &id).await else {
+    let Some((format, intent, title, images)) = load(&state, &id).await else {
         return ApiError::new(Code::NotFound, "no such design").into_response();
     };
     let made = tokio::task::spawn_blocking(move || {
-        covers_engine::export::render(&format, &intent, title.as_ref(), covers_engine::export::Output::Preview)
+        covers_engine::export::render(&format, &intent, title.as_ref(), &images, covers_engine::export::Output::Preview)
     })
     .await;
     match made {
@@ -317,10 +361,11 @@ pub async fn preview_png(State(state): State<Arc<AppState>>, Path(id): Path<Stri
 
 /// GET /design/{id}/preview.svg: the design without guides, at preview scale (72 px per inch).
 pub async fn preview(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
-    let Some((format, intent, title)) = load(&state, &id).await else {
+    let Some((format, intent, title, images)) = load(&state, &id).await else {
         return ApiError::new(Code::NotFound, "no such design").into_response();
     };
-    let mut response = scene::render(&format, &intent, title.as_ref(), 72, Guides { show: false }).into_response();
+    let mut response =
+        scene::render(&format, &intent, title.as_ref(), &images, 72, Guides { show: false }).into_response();
     let h = response.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"));
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
