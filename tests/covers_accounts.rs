@@ -5,62 +5,13 @@
 
 mod common;
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use common::request;
 use serde_json::Value;
 
-struct Covers {
-    addr: SocketAddr,
-    child: std::process::Child,
-}
-
-impl Drop for Covers {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(data: &Path, config: &Path) -> Covers {
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_covers"))
-        .args([
-            "serve",
-            "--listen",
-            &addr.to_string(),
-            "--data-dir",
-            data.to_str().unwrap(),
-            "--config",
-            config.to_str().unwrap(),
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while TcpStream::connect(addr).is_err() || !data.join("server.json").exists() {
-        assert!(started.elapsed() < Duration::from_secs(20), "covers did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    Covers { addr, child }
-}
-
-fn admin(data: &Path, args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_covers"))
-        .arg("admin")
-        .args(args)
-        .arg("--data-dir")
-        .arg(data)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "covers admin {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use common::covers::{admin, start};
 
 #[test]
 fn accounts_keys_scopes_and_plans() {

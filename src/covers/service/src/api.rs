@@ -36,6 +36,10 @@ pub enum Code {
     LibraryImageLimit,
     /// The request body is larger than 4.5 MB.
     PayloadTooLarge,
+    /// A download link was altered.
+    LinkInvalid,
+    /// A download link is past its hour, or its file past its day.
+    LinkExpired,
 }
 
 impl ProblemCode for Code {
@@ -55,6 +59,8 @@ impl ProblemCode for Code {
             Code::TierRequired,
             Code::LibraryImageLimit,
             Code::PayloadTooLarge,
+            Code::LinkInvalid,
+            Code::LinkExpired,
         ]
     }
 
@@ -159,6 +165,24 @@ impl ProblemCode for Code {
                 retry: "No.",
                 extras: &[],
             },
+            Code::LinkInvalid => CodeInfo {
+                name: "LINK_INVALID",
+                status: 403,
+                statuses: "",
+                title: "Download link invalid",
+                meaning: "The download link's signature does not match (it was altered).",
+                retry: "With the link GET /api/v1/exports/{jobId} gives.",
+                extras: &[],
+            },
+            Code::LinkExpired => CodeInfo {
+                name: "LINK_EXPIRED",
+                status: 410,
+                statuses: "",
+                title: "Download link expired",
+                meaning: "The link is older than an hour (ask GET /api/v1/exports/{jobId} for a fresh one) or the file is older than a day (export again).",
+                retry: "With a fresh link, or a new export.",
+                extras: &[],
+            },
         }
     }
 }
@@ -182,6 +206,10 @@ pub struct AppState {
     pub admin: service_kit::admin::AdminGate,
     /// Uploaded images and previews (content-addressed).
     pub files: crate::files::Files,
+    /// Export jobs waiting for a worker.
+    pub exports: crate::exports::Queue,
+    /// The secret that signs download links.
+    pub link_secret: String,
 }
 
 impl AppState {
@@ -199,6 +227,8 @@ impl AppState {
             design_lifetime_seconds: u64::from(config.designs.lifetime_days) * 86_400,
             config: config.clone(),
             files: crate::files::Files::new(data_dir.join("files")),
+            exports: crate::exports::Queue::default(),
+            link_secret: crate::exports::link_secret(data_dir),
             admin: service_kit::admin::AdminGate::new(service_kit::admin::ensure_secret(data_dir).unwrap_or_default()),
         }
     }

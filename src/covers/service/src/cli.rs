@@ -235,11 +235,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     tokio::net::TcpListener::bind(listen).await.with_context(|| format!("binding {listen}"))?;
                 let bound = listener.local_addr()?;
                 let base = public_base_url
+                    .or_else(|| config.service.public_base_url.clone())
                     .map(|b| b.trim_end_matches('/').to_owned())
                     .unwrap_or_else(|| format!("http://{bound}"));
                 let store = crate::store::Store::open(&data_dir.join(crate::store::DATABASE_FILE))
                     .map_err(|e| anyhow::anyhow!("opening the database: {e}"))?;
                 let state = Arc::new(AppState::new(Arc::new(Observer::new(base)), store, &config, &data_dir));
+                crate::exports::start(&state);
                 let announced = service_kit::admin::ServerFile::write(&data_dir, bound)?;
                 println!("listening on http://{bound}/api/v1");
                 service_kit::shutdown::serve_until(listener, router(state), service_kit::shutdown::signal()).await?;

@@ -31,9 +31,43 @@ pub struct Config {
     /// Content providers.
     #[serde(default)]
     pub content: Content,
+    /// The service itself.
+    #[serde(default)]
+    pub service: Service,
+    /// Export jobs.
+    #[serde(default)]
+    pub exports: Exports,
     /// Plan numbers, by plan name (`[plans.free]`, …); each key overrides one default.
     #[serde(default)]
     pub plans: std::collections::BTreeMap<String, PlanOverride>,
+}
+
+/// `[service]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Service {
+    /// The public base URL used in links (`--public-base-url` wins over it).
+    pub public_base_url: Option<String>,
+}
+
+/// `[exports]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Exports {
+    /// Render workers (each 600 DPI render takes about 150 MB).
+    pub workers: usize,
+    /// How long a download link is valid, seconds.
+    pub link_lifetime_seconds: u64,
+    /// How long an export file is kept, seconds; then the job reads `expired`.
+    pub file_lifetime_seconds: u64,
+    /// How often expired files are deleted, seconds.
+    pub clean_every_seconds: u64,
+}
+
+impl Default for Exports {
+    fn default() -> Self {
+        Exports { workers: 1, link_lifetime_seconds: 3600, file_lifetime_seconds: 86_400, clean_every_seconds: 60 }
+    }
 }
 
 /// `[plans.<name>]`: any of the plan's numbers; `-1` means unlimited.

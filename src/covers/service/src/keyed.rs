@@ -30,6 +30,9 @@ pub fn routes() -> Router<Arc<AppState>> {
         )
         .route("/api/v1/uploads/{id}", axum::routing::delete(delete_upload))
         .route("/api/v1/uploads/{id}/preview.png", get(upload_preview))
+        .route("/api/v1/designs/{id}/export", axum::routing::post(export))
+        .route("/api/v1/exports/{id}", get(export_job))
+        .route("/api/v1/exports/{id}/file", get(export_file))
         .layer(axum::middleware::from_fn(cors))
 }
 
@@ -532,6 +535,182 @@ async fn delete_upload(State(state): State<Arc<AppState>>, headers: HeaderMap, P
         }
         Ok(None) => ApiError::new(Code::NotFound, format!("no upload {id}")).into_response(),
         Err(e) => storage(e).into_response(),
+    }
+}
+
+/// POST /api/v1/designs/{id}/export (scope `export`): body `{output: preview|png|pdf, paper,
+/// bleed, marks}` (PDF: paper `fit` by default, bleed and marks on); 202 `{jobId, status}` with
+/// `Location`. `TIER_REQUIRED` when the plan does not export that output; one of the day's
+/// exports.
+async fn export(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    body: Body,
+) -> Response {
+    let (account, _) = match authenticate(&state, &headers, Scope::Export) {
+        Ok(a) => a,
+        Err(e) => return e.into_response(),
+    };
+    let Ok(bytes) = axum::body::to_bytes(body, 64 * 1024).await else {
+        return ApiError::new(Code::PayloadTooLarge, "the body is larger than allowed").into_response();
+    };
+    let v: Value = if bytes.is_empty() {
+        json!({})
+    } else {
+        match serde_json::from_slice(&bytes) {
+            Ok(v @ Value::Object(_)) => v,
+            _ => return ApiError::validation("body", "the body is a JSON object").into_response(),
+        }
+    };
+    let output = match v.get("output").and_then(Value::as_str) {
+        Some(o @ ("preview" | "png" | "pdf")) => o.to_owned(),
+        _ => return ApiError::validation("output", "`output` is preview, png or pdf").into_response(),
+    };
+    let paper = match v.get("paper") {
+        None => "fit".to_owned(),
+        Some(p) => match p.as_str().and_then(covers_engine::pdf::Paper::named) {
+            Some(_) => p.as_str().unwrap_or("fit").to_lowercase(),
+            None => return ApiError::validation("paper", "`paper` is fit, a4, letter, tabloid or a3").into_response(),
+        },
+    };
+    let flag = |k: &str| v.get(k).map_or(Some(true), Value::as_bool);
+    let (Some(bleed), Some(marks)) = (flag("bleed"), flag("marks")) else {
+        return ApiError::validation("bleed", "`bleed` and `marks` are true or false").into_response();
+    };
+    match state.store.design(&id) {
+        Ok(Some(d)) if d.account_id == account.id => {}
+        Ok(_) => return ApiError::new(Code::NotFound, format!("no design {id}")).into_response(),
+        Err(e) => return storage(e).into_response(),
+    }
+    let limits = state.config.plan(account.plan);
+    if !limits.outputs.contains(&output) {
+        return ApiError::new(
+            Code::TierRequired,
+            format!("the {} plan exports {}", account.plan.name(), limits.outputs.join(", ")),
+        )
+        .with("output", output)
+        .into_response();
+    }
+    if let Err(e) = take_quota(&state, &account, "exports", limits.daily_exports) {
+        return e.into_response();
+    }
+    let job = crate::exports::Job {
+        id: service_kit::keys::random_id("exp_"),
+        account_id: account.id.clone(),
+        design_id: id,
+        output,
+        paper,
+        bleed,
+        marks,
+        status: "queued".into(),
+        attempts: 0,
+        created_at: service_kit::period::unix_now_millis(),
+        finished_at: None,
+        file: None,
+        error: None,
+    };
+    if let Err(e) = state.store.put_job(&job) {
+        return storage(e).into_response();
+    }
+    state.exports.push(&job.id);
+    let location = format!("{}/api/v1/exports/{}", state.observer.base_url, job.id);
+    let mut response = (StatusCode::ACCEPTED, Json(json!({ "jobId": job.id, "status": "queued" }))).into_response();
+    if let Ok(v) = HeaderValue::from_str(&location) {
+        response.headers_mut().insert(header::LOCATION, v);
+    }
+    response
+}
+
+/// GET /api/v1/exports/{jobId} (scope `read`): the job; when done, `file` with a signed `url`
+/// valid for an hour.
+async fn export_job(State(state): State<Arc<AppState>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let (account, _) = match authenticate(&state, &headers, Scope::Read) {
+        Ok(a) => a,
+        Err(e) => return e.into_response(),
+    };
+    let job = match state.store.job(&id) {
+        Ok(Some(j)) if j.account_id == account.id => j,
+        Ok(_) => return ApiError::new(Code::NotFound, format!("no export {id}")).into_response(),
+        Err(e) => return storage(e).into_response(),
+    };
+    let now = service_kit::period::unix_now_millis();
+    let expired = crate::exports::expired(&state, &job, now);
+    let mut v = json!({
+        "jobId": job.id,
+        "designId": job.design_id,
+        "output": job.output,
+        "status": if expired { "expired" } else { job.status.as_str() },
+        "createdAt": service_kit::period::rfc3339_millis(job.created_at),
+    });
+    if let Some(f) = job.finished_at {
+        v["finishedAt"] = service_kit::period::rfc3339_millis(f).into();
+    }
+    if let Some(error) = &job.error {
+        v["error"] = json!({ "code": "RENDER_FAILED", "message": error });
+    }
+    if let (Some(file), false) = (&job.file, expired) {
+        let lifetime = state.config.exports.link_lifetime_seconds;
+        let expires = now / 1000 + lifetime;
+        let sig = crate::exports::sign(&state.link_secret, &job.id, expires);
+        v["file"] = json!({
+            "url": format!("{}/api/v1/exports/{}/file?expires={expires}&sig={sig}", state.observer.base_url, job.id),
+            "mimeType": file.mime_type,
+            "widthPx": file.width_px,
+            "heightPx": file.height_px,
+            "bytes": file.bytes,
+            "expiresInSeconds": lifetime,
+        });
+    }
+    Json(v).into_response()
+}
+
+/// GET /api/v1/exports/{jobId}/file?expires=…&sig=…: the file, for whoever has the signed link.
+async fn export_file(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let params: Vec<(String, String)> =
+        form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
+    let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let (Some(expires), Some(sig)) = (get("expires").and_then(|e| e.parse::<u64>().ok()), get("sig")) else {
+        return ApiError::new(Code::LinkInvalid, "the link has no expiry or signature").into_response();
+    };
+    if !crate::exports::verify(&state.link_secret, &id, expires, sig) {
+        return ApiError::new(Code::LinkInvalid, "the link's signature does not match").into_response();
+    }
+    let now = service_kit::period::unix_now_millis();
+    if now / 1000 > expires {
+        return ApiError::new(Code::LinkExpired, "the link has expired; GET the export again for a fresh one")
+            .into_response();
+    }
+    let job = match state.store.job(&id) {
+        Ok(Some(j)) => j,
+        Ok(None) => return ApiError::new(Code::NotFound, format!("no export {id}")).into_response(),
+        Err(e) => return storage(e).into_response(),
+    };
+    if crate::exports::expired(&state, &job, now) {
+        return ApiError::new(Code::LinkExpired, "the file is older than its lifetime; export again").into_response();
+    }
+    let Some(file) = job.file else { return ApiError::new(Code::NotFound, "the export has no file").into_response() };
+    match state.files.get(&file.hash) {
+        Some(bytes) => {
+            let ext = match file.mime_type.as_str() {
+                "application/pdf" => "pdf",
+                _ => "png",
+            };
+            let mut response = bytes.into_response();
+            let h = response.headers_mut();
+            if let Ok(v) = HeaderValue::from_str(&file.mime_type) {
+                h.insert(header::CONTENT_TYPE, v);
+            }
+            if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{}.{ext}\"", job.design_id)) {
+                h.insert(header::CONTENT_DISPOSITION, v);
+            }
+            response
+        }
+        None => ApiError::new(Code::LinkExpired, "the file is gone; export again").into_response(),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod cli;
 pub mod config;
 pub mod designer;
 pub mod designs;
+pub mod exports;
 pub mod files;
 pub mod keyed;
 pub mod online;

@@ -24,6 +24,8 @@ const KEY_HASHES: TableDefinition<&str, &str> = TableDefinition::new("covers.key
 const DESIGNS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.designs");
 /// Uploads: key the id, value the JSON of [`Upload`].
 const UPLOADS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.uploads");
+/// Export jobs: key the id, value the JSON of [`crate::exports::Job`].
+const JOBS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.exports");
 /// Daily usage: key `account|YYYY-MM-DD|kind`, value the count.
 const USAGE: TableDefinition<&str, u64> = TableDefinition::new("covers.usage");
 
@@ -122,6 +124,7 @@ impl Store {
             t.create(KEY_HASHES)?;
             t.create(DESIGNS)?;
             t.create(UPLOADS)?;
+            t.create(JOBS)?;
             t.create(USAGE)
         })?;
         Ok(Store { db })
@@ -350,6 +353,29 @@ impl Store {
             }
         }
         Ok(false)
+    }
+
+    /// Writes an export job.
+    pub fn put_job(&self, job: &crate::exports::Job) -> Result<(), DbError> {
+        self.put_json(JOBS, &job.id, job)
+    }
+
+    /// An export job by id.
+    pub fn job(&self, id: &str) -> Result<Option<crate::exports::Job>, DbError> {
+        self.get_json(JOBS, id)
+    }
+
+    /// Every export job, oldest first.
+    pub fn jobs(&self) -> Result<Vec<crate::exports::Job>, DbError> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let table = txn.open_table(JOBS).map_err(backend)?;
+        let mut out = Vec::new();
+        for entry in table.iter().map_err(backend)? {
+            let (_, v) = entry.map_err(backend)?;
+            out.push(serde_json::from_slice::<crate::exports::Job>(v.value()).map_err(backend)?);
+        }
+        out.sort_by_key(|j| j.created_at);
+        Ok(out)
     }
 
     /// Today's use of `kind` by an account.
