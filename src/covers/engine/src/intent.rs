@@ -895,6 +895,18 @@ pub fn schema() -> Value {
     })
 }
 
+/// The intent's schema as an OpenAPI 3.1 component: [`schema`] without its `$schema` and the
+/// service's listing keywords.
+pub fn schema_for_openapi() -> Value {
+    let mut s = schema();
+    if let Some(o) = s.as_object_mut() {
+        for k in ["$schema", "hideableFields", "textFields", "imageFields", "styleOptions"] {
+            o.remove(k);
+        }
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -251,6 +251,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/design/{id}/preview.svg", get(crate::designs::preview))
         .route("/design/{id}/preview.png", get(crate::designs::preview_png))
         .route("/api/v1/errors", get(errors))
+        .route("/api/v1/openapi.json", get(openapi))
         .merge(crate::keyed::routes())
         .route(service_kit::admin::ADMIN_PATH, axum::routing::post(crate::keyed::admin))
         .fallback(not_found)
@@ -480,6 +481,11 @@ async fn content_art(Path((kind, file)): Path<(String, String)>) -> Response {
         }
         None => ApiError::new(Code::NotFound, "no such artwork").into_response(),
     }
+}
+
+/// GET /api/v1/openapi.json: the OpenAPI 3.1 document.
+async fn openapi(State(state): State<Arc<AppState>>) -> Json<serde_json::Value> {
+    Json(crate::openapi::document(&state.observer.base_url))
 }
 
 /// GET /api/v1/errors: the error reference page.

@@ -16,4 +16,5 @@ pub mod exports;
 pub mod files;
 pub mod keyed;
 pub mod online;
+pub mod openapi;
 pub mod store;
