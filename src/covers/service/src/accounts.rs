@@ -250,6 +250,20 @@ pub enum AdminCommand {
         /// The account.
         account: String,
     },
+    /// Set an account's password (browser sign-in).
+    #[serde(rename = "account.password")]
+    AccountPassword {
+        /// The account.
+        id: String,
+        /// The new password (10 to 200 characters).
+        password: String,
+    },
+    /// A one-time sign-in link, valid for 15 minutes.
+    #[serde(rename = "account.login-link")]
+    AccountLoginLink {
+        /// The account.
+        id: String,
+    },
 }
 
 /// Why an admin command failed.
@@ -258,6 +272,9 @@ pub enum AdminError {
     /// The account or key does not exist.
     #[error("{0} not found")]
     NotFound(String),
+    /// A value is not acceptable.
+    #[error("{0}")]
+    Invalid(String),
     /// Storage failed.
     #[error("{0}")]
     Store(#[from] DbError),
@@ -271,8 +288,9 @@ fn public_key(key: &ApiKey) -> Value {
     v
 }
 
-/// Runs a command against the store; the JSON the command prints.
-pub fn execute(store: &Store, command: AdminCommand) -> Result<Value, AdminError> {
+/// Runs a command against the store; the JSON the command prints. `base` is the public base URL
+/// of sign-in links.
+pub fn execute(store: &Store, command: AdminCommand, base: &str) -> Result<Value, AdminError> {
     let now = service_kit::period::unix_now();
     Ok(match command {
         AdminCommand::AccountCreate { plan, name, email } => {
@@ -295,6 +313,28 @@ pub fn execute(store: &Store, command: AdminCommand) -> Result<Value, AdminError
         AdminCommand::KeyRevoke { id } => {
             public_key(&store.revoke_key(&id, now)?.ok_or_else(|| AdminError::NotFound(format!("key {id}")))?)
         }
+        AdminCommand::AccountPassword { id, password } => {
+            if store.account(&id)?.is_none() {
+                return Err(AdminError::NotFound(format!("account {id}")));
+            }
+            let hash = crate::signin::hash_password(&password).map_err(AdminError::Invalid)?;
+            store.set_password(&id, &hash)?;
+            json!({ "id": id, "password": "set" })
+        }
+        AdminCommand::AccountLoginLink { id } => {
+            if store.account(&id)?.is_none() {
+                return Err(AdminError::NotFound(format!("account {id}")));
+            }
+            let token = crate::signin::new_token();
+            let ticket = crate::store::Ticket {
+                kind: "link".into(),
+                account_id: id.clone(),
+                csrf: String::new(),
+                expires_at: now + crate::signin::LINK_SECONDS,
+            };
+            store.put_ticket(&hash(&token), &ticket)?;
+            json!({ "id": id, "url": format!("{base}/signin/link?token={token}"), "expiresInSeconds": crate::signin::LINK_SECONDS })
+        }
         AdminCommand::KeyList { account } => {
             if store.account(&account)?.is_none() {
                 return Err(AdminError::NotFound(format!("account {account}")));
@@ -308,8 +348,9 @@ pub fn execute(store: &Store, command: AdminCommand) -> Result<Value, AdminError
 pub fn run(data_dir: &std::path::Path, command: AdminCommand) -> anyhow::Result<Value> {
     use service_kit::admin::Local;
     let database = data_dir.join(crate::store::DATABASE_FILE);
+    // Without a running server, links point at the default address.
     service_kit::admin::run(data_dir, &command, || match Store::open(&database) {
-        Ok(store) => Ok(Local::Done(execute(&store, command.clone())?)),
+        Ok(store) => Ok(Local::Done(execute(&store, command.clone(), "http://127.0.0.1:8090")?)),
         Err(DbError::Locked) => Ok(Local::Locked),
         Err(e) => Err(e.into()),
     })

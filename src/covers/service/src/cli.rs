@@ -94,6 +94,16 @@ enum AccountCli {
         #[arg(long)]
         email: Option<String>,
     },
+    /// Set an account's password, read from standard input (browser sign-in).
+    Password {
+        /// The account id.
+        id: String,
+    },
+    /// Print a one-time sign-in link (valid 15 minutes).
+    LoginLink {
+        /// The account id.
+        id: String,
+    },
     /// Change an account's plan.
     SetPlan {
         /// The account id.
@@ -147,6 +157,12 @@ fn admin_command(command: AdminCli) -> anyhow::Result<crate::accounts::AdminComm
             AdminCommand::KeyCreate { account, scopes }
         }
         AdminCli::Key { command: KeyCli::Revoke { id } } => AdminCommand::KeyRevoke { id },
+        AdminCli::Account { command: AccountCli::Password { id } } => {
+            let mut password = String::new();
+            std::io::stdin().read_line(&mut password).context("reading the password from standard input")?;
+            AdminCommand::AccountPassword { id, password: password.trim_end_matches(['\r', '\n']).to_owned() }
+        }
+        AdminCli::Account { command: AccountCli::LoginLink { id } } => AdminCommand::AccountLoginLink { id },
         AdminCli::Key { command: KeyCli::List { account } } => AdminCommand::KeyList { account },
     })
 }

@@ -43,11 +43,19 @@ pub struct Config {
 }
 
 /// `[service]`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct Service {
     /// The public base URL used in links (`--public-base-url` wins over it).
     pub public_base_url: Option<String>,
+    /// How long a browser session lasts, seconds.
+    pub session_lifetime_seconds: u64,
+}
+
+impl Default for Service {
+    fn default() -> Self {
+        Service { public_base_url: None, session_lifetime_seconds: 14 * 86_400 }
+    }
 }
 
 /// `[exports]`.

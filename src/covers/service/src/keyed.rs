@@ -764,7 +764,9 @@ pub async fn admin(
         Ok(c) => c,
         Err(e) => return ApiError::validation("body", e.to_string()).into_response(),
     };
-    let result = tokio::task::spawn_blocking(move || crate::accounts::execute(&state.store, command)).await;
+    let result =
+        tokio::task::spawn_blocking(move || crate::accounts::execute(&state.store, command, &state.observer.base_url))
+            .await;
     match result {
         Ok(Ok(value)) => Json(value).into_response(),
         Ok(Err(AdminError::NotFound(what))) => {

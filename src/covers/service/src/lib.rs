@@ -17,4 +17,5 @@ pub mod files;
 pub mod keyed;
 pub mod online;
 pub mod openapi;
+pub mod signin;
 pub mod store;

@@ -26,6 +26,11 @@ const DESIGNS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.desig
 const UPLOADS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.uploads");
 /// Export jobs: key the id, value the JSON of [`crate::exports::Job`].
 const JOBS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.exports");
+/// Password hashes (argon2id, PHC strings) by account id.
+const PASSWORDS: TableDefinition<&str, &str> = TableDefinition::new("covers.passwords");
+/// Browser sessions and one-time sign-in links: key the SHA-256 of the token, value the JSON of
+/// [`Ticket`].
+const TICKETS: TableDefinition<&str, &[u8]> = TableDefinition::new("covers.tickets");
 /// Daily usage: key `account|YYYY-MM-DD|kind`, value the count.
 const USAGE: TableDefinition<&str, u64> = TableDefinition::new("covers.usage");
 
@@ -99,6 +104,21 @@ pub struct Upload {
     pub created_at: u64,
 }
 
+/// A browser session or a one-time sign-in link.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ticket {
+    /// `session` or `link`.
+    pub kind: String,
+    /// The account it signs in.
+    pub account_id: String,
+    /// The session's CSRF token (empty for links).
+    #[serde(default)]
+    pub csrf: String,
+    /// When it stops working, Unix seconds.
+    pub expires_at: u64,
+}
+
 /// A composed design as stored.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Composed {
@@ -125,6 +145,8 @@ impl Store {
             t.create(DESIGNS)?;
             t.create(UPLOADS)?;
             t.create(JOBS)?;
+            t.create(PASSWORDS)?;
+            t.create(TICKETS)?;
             t.create(USAGE)
         })?;
         Ok(Store { db })
@@ -376,6 +398,67 @@ impl Store {
         }
         out.sort_by_key(|j| j.created_at);
         Ok(out)
+    }
+
+    /// Sets an account's password hash.
+    pub fn set_password(&self, account: &str, hash: &str) -> Result<(), DbError> {
+        let txn = self.db.begin_write().map_err(backend)?;
+        txn.open_table(PASSWORDS).map_err(backend)?.insert(account, hash).map_err(backend)?;
+        txn.commit().map_err(backend)
+    }
+
+    /// An account's password hash.
+    pub fn password(&self, account: &str) -> Result<Option<String>, DbError> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let table = txn.open_table(PASSWORDS).map_err(backend)?;
+        Ok(table.get(account).map_err(backend)?.map(|v| v.value().to_owned()))
+    }
+
+    /// The account with this sign-in e-mail (compared without regard to case).
+    pub fn account_by_email(&self, email: &str) -> Result<Option<Account>, DbError> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let table = txn.open_table(ACCOUNTS).map_err(backend)?;
+        for entry in table.iter().map_err(backend)? {
+            let (_, v) = entry.map_err(backend)?;
+            let a: Account = serde_json::from_slice(v.value()).map_err(backend)?;
+            if a.email.as_deref().is_some_and(|e| e.eq_ignore_ascii_case(email.trim())) {
+                return Ok(Some(a));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Stores a ticket under the hash of its token.
+    pub fn put_ticket(&self, token_hash: &str, ticket: &Ticket) -> Result<(), DbError> {
+        self.put_json(TICKETS, token_hash, ticket)
+    }
+
+    /// A ticket that has not expired at `now`; a one-time link is removed as it is read.
+    pub fn ticket(&self, token_hash: &str, now: u64) -> Result<Option<Ticket>, DbError> {
+        let txn = self.db.begin_write().map_err(backend)?;
+        let found = {
+            let mut table = txn.open_table(TICKETS).map_err(backend)?;
+            let ticket = match table.get(token_hash).map_err(backend)? {
+                Some(v) => Some(serde_json::from_slice::<Ticket>(v.value()).map_err(backend)?),
+                None => None,
+            };
+            match ticket {
+                Some(t) if t.expires_at <= now || t.kind == "link" => {
+                    table.remove(token_hash).map_err(backend)?;
+                    (t.expires_at > now).then_some(t)
+                }
+                other => other,
+            }
+        };
+        txn.commit().map_err(backend)?;
+        Ok(found)
+    }
+
+    /// Removes a ticket (signing out).
+    pub fn remove_ticket(&self, token_hash: &str) -> Result<(), DbError> {
+        let txn = self.db.begin_write().map_err(backend)?;
+        txn.open_table(TICKETS).map_err(backend)?.remove(token_hash).map_err(backend)?;
+        txn.commit().map_err(backend)
     }
 
     /// Today's use of `kind` by an account.
