@@ -3,47 +3,18 @@
 
 mod common;
 
-use std::net::{SocketAddr, TcpStream};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::covers::start;
 use common::{read_png, request};
-
-struct Covers {
-    addr: SocketAddr,
-    child: std::process::Child,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Covers {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start() -> Covers {
-    let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_covers"))
-        .args(["serve", "--listen", &addr.to_string(), "--data-dir"])
-        .arg(dir.path().join("data"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while TcpStream::connect(addr).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(20), "covers did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    Covers { addr, child, _dir: dir }
-}
 
 #[test]
 fn formats_and_their_geometry() {
-    let mut c = start();
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("covers.toml");
+    std::fs::write(&config, "").unwrap();
+    let mut c = start(&dir.path().join("data"), &config);
     let list = request(c.addr, "GET", "/api/v1/formats", &[], None).json();
     let slugs: Vec<&str> = list["items"].as_array().unwrap().iter().map(|f| f["slug"].as_str().unwrap()).collect();
     for slug in [

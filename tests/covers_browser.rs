@@ -7,42 +7,19 @@
 
 mod common;
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
+use common::covers::start;
 use common::request;
 use serde_json::json;
-
-struct Covers {
-    child: std::process::Child,
-}
-
-impl Drop for Covers {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 #[test]
 fn the_designer_works_in_a_real_browser() {
     let dir = tempfile::tempdir().unwrap();
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let _covers = Covers {
-        child: Command::new(env!("CARGO_BIN_EXE_covers"))
-            .args(["serve", "--listen", &addr.to_string(), "--data-dir", dir.path().to_str().unwrap()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    };
-    let started = Instant::now();
-    while TcpStream::connect(addr).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(20), "covers did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let config = dir.path().join("covers.toml");
+    std::fs::write(&config, "").unwrap();
+    let covers = start(&dir.path().join("data"), &config);
+    let addr = covers.addr;
     let body = json!({ "format": "dvd-cover", "content": { "type": "movie", "query": "Metropolis 1927" },
         "decals": [{ "id": "stickers/new", "x": 60, "y": 30, "width": 10 }],
         "texts": [{ "text": "Restored", "x": 75, "y": 88, "size": 4 }] });

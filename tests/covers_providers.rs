@@ -8,10 +8,11 @@ mod common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::covers::start;
 use common::request;
 use serde_json::json;
 
@@ -122,43 +123,6 @@ fn serve(mut stream: TcpStream, log: &Seen) {
         body.len()
     );
     let _ = stream.write_all(&body);
-}
-
-struct Covers {
-    addr: SocketAddr,
-    child: std::process::Child,
-}
-
-impl Drop for Covers {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(data: &std::path::Path, config: &std::path::Path) -> Covers {
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_covers"))
-        .args([
-            "serve",
-            "--listen",
-            &addr.to_string(),
-            "--data-dir",
-            data.to_str().unwrap(),
-            "--config",
-            config.to_str().unwrap(),
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while TcpStream::connect(addr).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(20), "covers did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    Covers { addr, child }
 }
 
 #[test]

@@ -194,36 +194,12 @@ async fn list_designs(State(state): State<Arc<AppState>>, headers: HeaderMap, Ra
         Ok(a) => a,
         Err(e) => return e.into_response(),
     };
-    let params: Vec<(String, String)> =
-        form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
-    let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
-    let limit = match get("limit").map(str::parse::<usize>) {
-        None => 20,
-        Some(Ok(n)) if (1..=100).contains(&n) => n,
-        _ => return ApiError::validation("limit", "`limit` is 1 to 100").into_response(),
-    };
     let designs = match state.store.designs_of(&account.id) {
         Ok(d) => d,
         Err(e) => return storage(e).into_response(),
     };
-    let start = match get("cursor") {
-        None => 0,
-        Some(c) => match designs.iter().position(|d| d.id == c) {
-            Some(i) => i + 1,
-            None => {
-                return ApiError::validation(
-                    "cursor",
-                    "unknown cursor (its design may have been deleted); start again without one",
-                )
-                .into_response()
-            }
-        },
-    };
-    let page: Vec<_> = designs.iter().skip(start).take(limit).collect();
-    let next = (start + page.len() < designs.len()).then(|| page.last().map(|d| d.id.clone())).flatten();
-    let base = &state.observer.base_url;
-    Json(json!({ "items": page.iter().map(|d| design_summary(base, d)).collect::<Vec<_>>(), "nextCursor": next }))
-        .into_response()
+    let base = state.observer.base_url.clone();
+    page(query, &designs, |d| d.id.as_str(), |d| design_summary(&base, d))
 }
 
 /// GET /api/v1/designs/{id} (scope `read`): one of the account's designs with its intent.

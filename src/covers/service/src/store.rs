@@ -214,16 +214,7 @@ impl Store {
 
     /// An account's keys, oldest first.
     pub fn keys_of(&self, account: &str) -> Result<Vec<ApiKey>, DbError> {
-        let txn = self.db.begin_read().map_err(backend)?;
-        let table = txn.open_table(KEYS).map_err(backend)?;
-        let mut keys = Vec::new();
-        for entry in table.iter().map_err(backend)? {
-            let (_, v) = entry.map_err(backend)?;
-            let key: ApiKey = serde_json::from_slice(v.value()).map_err(backend)?;
-            if key.account_id == account {
-                keys.push(key);
-            }
-        }
+        let mut keys = self.all_of(KEYS, |k: &ApiKey| k.account_id == account)?;
         keys.sort_by_key(|k| k.created_at);
         Ok(keys)
     }
@@ -231,25 +222,7 @@ impl Store {
     /// Saves a design if the account has fewer than `limit` (`None`: no limit), checked and
     /// written in one transaction; `false` when the limit is reached.
     pub fn insert_design(&self, design: &SavedDesign, limit: Option<u64>) -> Result<bool, DbError> {
-        let bytes = serde_json::to_vec(design).map_err(backend)?;
-        let txn = self.db.begin_write().map_err(backend)?;
-        {
-            let mut table = txn.open_table(DESIGNS).map_err(backend)?;
-            if let Some(limit) = limit {
-                let mut count = 0;
-                for entry in table.iter().map_err(backend)? {
-                    let (_, v) = entry.map_err(backend)?;
-                    let d: SavedDesign = serde_json::from_slice(v.value()).map_err(backend)?;
-                    count += u64::from(d.account_id == design.account_id);
-                }
-                if count >= limit {
-                    return Ok(false);
-                }
-            }
-            table.insert(design.id.as_str(), bytes.as_slice()).map_err(backend)?;
-        }
-        txn.commit().map_err(backend)?;
-        Ok(true)
+        self.insert_capped(DESIGNS, &design.id, design, |d: &SavedDesign| d.account_id == design.account_id, limit)
     }
 
     /// A saved design by id.
@@ -259,16 +232,7 @@ impl Store {
 
     /// An account's designs, newest first.
     pub fn designs_of(&self, account: &str) -> Result<Vec<SavedDesign>, DbError> {
-        let txn = self.db.begin_read().map_err(backend)?;
-        let table = txn.open_table(DESIGNS).map_err(backend)?;
-        let mut out = Vec::new();
-        for entry in table.iter().map_err(backend)? {
-            let (_, v) = entry.map_err(backend)?;
-            let d: SavedDesign = serde_json::from_slice(v.value()).map_err(backend)?;
-            if d.account_id == account {
-                out.push(d);
-            }
-        }
+        let mut out = self.all_of(DESIGNS, |d: &SavedDesign| d.account_id == account)?;
         out.sort_by(|a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
         Ok(out)
     }
@@ -294,25 +258,7 @@ impl Store {
     /// Keeps an upload if the account's library has fewer than `limit` images, checked and
     /// written in one transaction; `false` when the library is full.
     pub fn insert_upload(&self, upload: &Upload, limit: Option<u64>) -> Result<bool, DbError> {
-        let bytes = serde_json::to_vec(upload).map_err(backend)?;
-        let txn = self.db.begin_write().map_err(backend)?;
-        {
-            let mut table = txn.open_table(UPLOADS).map_err(backend)?;
-            if let Some(limit) = limit {
-                let mut count = 0;
-                for entry in table.iter().map_err(backend)? {
-                    let (_, v) = entry.map_err(backend)?;
-                    let u: Upload = serde_json::from_slice(v.value()).map_err(backend)?;
-                    count += u64::from(u.account_id == upload.account_id);
-                }
-                if count >= limit {
-                    return Ok(false);
-                }
-            }
-            table.insert(upload.id.as_str(), bytes.as_slice()).map_err(backend)?;
-        }
-        txn.commit().map_err(backend)?;
-        Ok(true)
+        self.insert_capped(UPLOADS, &upload.id, upload, |u: &Upload| u.account_id == upload.account_id, limit)
     }
 
     /// An upload by id.
@@ -322,16 +268,7 @@ impl Store {
 
     /// An account's uploads, newest first.
     pub fn uploads_of(&self, account: &str) -> Result<Vec<Upload>, DbError> {
-        let txn = self.db.begin_read().map_err(backend)?;
-        let table = txn.open_table(UPLOADS).map_err(backend)?;
-        let mut out = Vec::new();
-        for entry in table.iter().map_err(backend)? {
-            let (_, v) = entry.map_err(backend)?;
-            let u: Upload = serde_json::from_slice(v.value()).map_err(backend)?;
-            if u.account_id == account {
-                out.push(u);
-            }
-        }
+        let mut out = self.all_of(UPLOADS, |u: &Upload| u.account_id == account)?;
         out.sort_by(|a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
         Ok(out)
     }
@@ -389,13 +326,7 @@ impl Store {
 
     /// Every export job, oldest first.
     pub fn jobs(&self) -> Result<Vec<crate::exports::Job>, DbError> {
-        let txn = self.db.begin_read().map_err(backend)?;
-        let table = txn.open_table(JOBS).map_err(backend)?;
-        let mut out = Vec::new();
-        for entry in table.iter().map_err(backend)? {
-            let (_, v) = entry.map_err(backend)?;
-            out.push(serde_json::from_slice::<crate::exports::Job>(v.value()).map_err(backend)?);
-        }
+        let mut out = self.all_of(JOBS, |_: &crate::exports::Job| true)?;
         out.sort_by_key(|j| j.created_at);
         Ok(out)
     }
@@ -480,6 +411,56 @@ impl Store {
                 return Ok(false);
             }
             table.insert(key.as_str(), used + 1).map_err(backend)?;
+        }
+        txn.commit().map_err(backend)?;
+        Ok(true)
+    }
+
+    /// Every record of a JSON table that `keep` accepts.
+    fn all_of<T: serde::de::DeserializeOwned>(
+        &self,
+        table: TableDefinition<&str, &[u8]>,
+        keep: impl Fn(&T) -> bool,
+    ) -> Result<Vec<T>, DbError> {
+        let txn = self.db.begin_read().map_err(backend)?;
+        let table = txn.open_table(table).map_err(backend)?;
+        let mut out = Vec::new();
+        for entry in table.iter().map_err(backend)? {
+            let (_, v) = entry.map_err(backend)?;
+            let record: T = serde_json::from_slice(v.value()).map_err(backend)?;
+            if keep(&record) {
+                out.push(record);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Inserts a record unless the records `same_owner` accepts already number `limit`, counted
+    /// and written in one transaction; `false` when the limit is reached.
+    fn insert_capped<T: serde::Serialize + serde::de::DeserializeOwned>(
+        &self,
+        table: TableDefinition<&str, &[u8]>,
+        id: &str,
+        value: &T,
+        same_owner: impl Fn(&T) -> bool,
+        limit: Option<u64>,
+    ) -> Result<bool, DbError> {
+        let bytes = serde_json::to_vec(value).map_err(backend)?;
+        let txn = self.db.begin_write().map_err(backend)?;
+        {
+            let mut table = txn.open_table(table).map_err(backend)?;
+            if let Some(limit) = limit {
+                let mut count = 0;
+                for entry in table.iter().map_err(backend)? {
+                    let (_, v) = entry.map_err(backend)?;
+                    let record: T = serde_json::from_slice(v.value()).map_err(backend)?;
+                    count += u64::from(same_owner(&record));
+                }
+                if count >= limit {
+                    return Ok(false);
+                }
+            }
+            table.insert(id, bytes.as_slice()).map_err(backend)?;
         }
         txn.commit().map_err(backend)?;
         Ok(true)
