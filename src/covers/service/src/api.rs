@@ -269,8 +269,15 @@ async fn not_found() -> ApiError {
     ApiError::new(Code::NotFound, "no such route")
 }
 
-/// GET /api/v1/formats: every format with its printed size.
-async fn formats() -> Json<serde_json::Value> {
+/// GET /api/v1/formats: every format with its printed size (the document is built once: the
+/// catalogue never changes while the service runs).
+async fn formats() -> Response {
+    static DOCUMENT: std::sync::OnceLock<axum::body::Bytes> = std::sync::OnceLock::new();
+    let body = DOCUMENT.get_or_init(|| axum::body::Bytes::from(formats_document().to_string())).clone();
+    ([(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+fn formats_document() -> serde_json::Value {
     let items: Vec<serde_json::Value> = catalogue()
         .iter()
         .map(|f| {
@@ -284,7 +291,7 @@ async fn formats() -> Json<serde_json::Value> {
             s
         })
         .collect();
-    Json(json!({ "items": items, "dpi": EXPORT_DPI }))
+    json!({ "items": items, "dpi": EXPORT_DPI })
 }
 
 /// GET /api/v1/formats/{slug}?panels=N&flap=F: panel geometry in pixels at the export DPI.
