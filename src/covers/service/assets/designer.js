@@ -1,5 +1,8 @@
 // The cover designer: edits the design's intent and sends it whole to PUT /design/{id}, which
-// answers with the sheet drawn by the server (the same drawing as the exports). No dependencies.
+// answers with the sheet drawn by the server (the same drawing as the exports). Signed in, it
+// saves a composed design to the account (POST /design/{id}/save) and exports a saved one
+// (POST /design/{id}/export, then polls the job); those requests carry the session's CSRF token
+// from the page's meta element. A saved design of another account is read-only. No dependencies.
 (() => {
   "use strict";
   const main = document.getElementById("designer");
@@ -10,6 +13,10 @@
   const redoButton = document.getElementById("redo");
   const download = document.getElementById("download");
   const id = main.dataset.id;
+  const mode = main.dataset.mode; // composed | owner | readonly
+  const csrfMeta = document.querySelector("meta[name=csrf-token]");
+  const csrf = csrfMeta ? csrfMeta.content : "";
+  const jsonHeaders = { "content-type": "application/json", ...(csrf ? { "x-csrf-token": csrf } : {}) };
   const layers = JSON.parse(document.getElementById("layers").textContent);
   let intent = JSON.parse(document.getElementById("intent").textContent);
   const undo = [];
@@ -33,7 +40,7 @@
     sending = sending.then(async () => {
       say("Saving…");
       try {
-        const r = await fetch(`/design/${id}`, { method: "PUT", headers: { "content-type": "application/json" }, body });
+        const r = await fetch(`/design/${id}`, { method: "PUT", headers: jsonHeaders, body });
         const answer = await r.json();
         if (!r.ok) {
           say(answer.detail || "The change was refused.");
@@ -54,6 +61,10 @@
 
   // Records the current intent for undo, applies `change` to a copy and sends it.
   function commit(change) {
+    if (mode === "readonly") {
+      say("This saved design is read-only: only its owner, signed in, edits it.");
+      return;
+    }
     undo.push(clone(intent));
     redo.length = 0;
     const next = clone(intent);
@@ -226,6 +237,7 @@
 
   let drag = null;
   sheet.addEventListener("pointerdown", (e) => {
+    if (mode === "readonly") return;
     const g = e.target.closest && e.target.closest(".el");
     const svg = sheet.querySelector("svg");
     if (!g || !svg) {
@@ -291,7 +303,75 @@
     }
   });
 
+  // ---- The account: save a composed design, export a saved one.
+  const saveButton = document.getElementById("save");
+  if (saveButton) {
+    saveButton.addEventListener("click", async () => {
+      saveButton.disabled = true;
+      await sending; // the last edit first
+      say("Saving to your account…");
+      try {
+        const name = document.getElementById("save-name").value;
+        const r = await fetch(`/design/${id}/save`, { method: "POST", headers: jsonHeaders, body: JSON.stringify({ name }) });
+        const answer = await r.json();
+        if (r.status === 201) {
+          location.assign(`/design/${answer.designId}`);
+          return;
+        }
+        say(answer.detail || "The design was not saved.");
+      } catch (e) {
+        say("Not saved: " + e);
+      }
+      saveButton.disabled = false;
+    });
+  }
+
+  const exportButton = document.getElementById("export-start");
+  if (exportButton) {
+    const exportStatus = document.getElementById("export-status");
+    const exportFile = document.getElementById("export-file");
+    const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+    exportButton.addEventListener("click", async () => {
+      exportButton.disabled = true;
+      exportFile.hidden = true;
+      await sending;
+      const output = document.getElementById("export-output").value;
+      const paper = document.getElementById("export-paper").value;
+      const body = output === "pdf" ? { output, paper } : { output };
+      try {
+        const r = await fetch(`/design/${id}/export`, { method: "POST", headers: jsonHeaders, body: JSON.stringify(body) });
+        let job = await r.json();
+        if (r.status !== 202) {
+          exportStatus.textContent = job.detail || "The export was refused.";
+        } else {
+          const statusUrl = job.statusUrl;
+          exportStatus.textContent = "Queued…";
+          for (let waited = 0; waited < 600; waited++) {
+            await sleep(500);
+            job = await (await fetch(statusUrl, { cache: "no-store" })).json();
+            if (job.status === "running") exportStatus.textContent = "Rendering…";
+            if (!["queued", "running"].includes(job.status)) break;
+          }
+          if (job.status === "done") {
+            exportFile.href = job.file.url;
+            exportFile.textContent = `Download the ${job.output.toUpperCase()} (${Math.max(1, Math.round(job.file.bytes / 1024))} KB)`;
+            exportFile.hidden = false;
+            exportStatus.textContent = "Done.";
+          } else {
+            exportStatus.textContent = job.status === "failed" ? "The export failed: " + (job.error ? job.error.message : "") : "The export is " + job.status + ".";
+          }
+        }
+      } catch (e) {
+        exportStatus.textContent = "The export did not start: " + e;
+      }
+      exportButton.disabled = false;
+    });
+  }
+
   fillForm();
   renderLists();
+  if (mode === "readonly") {
+    for (const el of form.querySelectorAll("input, select, textarea, button")) el.disabled = true;
+  }
   main.classList.add("ready");
 })();

@@ -40,6 +40,10 @@ pub enum Code {
     LinkInvalid,
     /// A download link is past its hour, or its file past its day.
     LinkExpired,
+    /// A designer action on an account without a browser session.
+    SignInRequired,
+    /// A signed-in browser request without the session's CSRF token.
+    CsrfInvalid,
 }
 
 impl ProblemCode for Code {
@@ -61,6 +65,8 @@ impl ProblemCode for Code {
             Code::PayloadTooLarge,
             Code::LinkInvalid,
             Code::LinkExpired,
+            Code::SignInRequired,
+            Code::CsrfInvalid,
         ]
     }
 
@@ -183,6 +189,24 @@ impl ProblemCode for Code {
                 retry: "With a fresh link, or a new export.",
                 extras: &[],
             },
+            Code::SignInRequired => CodeInfo {
+                name: "SIGN_IN_REQUIRED",
+                status: 401,
+                statuses: "",
+                title: "Sign-in required",
+                meaning: "The designer's account actions (save, export, edit a saved design) need a browser session; sign in at /signin. API callers use the keyed routes instead.",
+                retry: "After signing in.",
+                extras: &[],
+            },
+            Code::CsrfInvalid => CodeInfo {
+                name: "CSRF_INVALID",
+                status: 403,
+                statuses: "",
+                title: "Security token missing or wrong",
+                meaning: "A signed-in browser request lacked the session's token (`X-CSRF-Token`); nothing was changed.",
+                retry: "From the page, after reloading it.",
+                extras: &[],
+            },
         }
     }
 }
@@ -250,6 +274,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/design/assets/{name}", get(crate::designer::asset))
         .route("/design/{id}/preview.svg", get(crate::designs::preview))
         .route("/design/{id}/preview.png", get(crate::designs::preview_png))
+        .route("/design/{id}/save", axum::routing::post(crate::designs::save_composed))
+        .route("/design/{id}/export", axum::routing::post(crate::designs::export_saved))
+        .route("/design/exports/{id}", get(crate::designs::export_status))
         .route("/api/v1/errors", get(errors))
         .route("/api/v1/openapi.json", get(openapi))
         .route("/signin", get(crate::signin::signin_form).post(crate::signin::signin))

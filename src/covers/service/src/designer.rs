@@ -46,8 +46,91 @@ fn hideable(format: &Format) -> Vec<&'static str> {
     }
 }
 
+/// Who looks at a design, which decides what the page offers.
+pub enum Viewer {
+    /// A composed design: anyone with its address edits it; `csrf` (the session's token) when
+    /// signed in, to offer saving it to the account.
+    Composed {
+        /// The session's CSRF token, when signed in.
+        csrf: Option<String>,
+    },
+    /// A saved design seen by its owner: edits are saved to the account, and it exports.
+    Owner {
+        /// The session's CSRF token.
+        csrf: String,
+        /// The design's name.
+        name: String,
+        /// The outputs the account's plan exports.
+        outputs: Vec<String>,
+    },
+    /// A saved design seen by anyone else: read-only.
+    ReadOnly {
+        /// The design's name.
+        name: String,
+    },
+}
+
+impl Viewer {
+    fn mode(&self) -> &'static str {
+        match self {
+            Viewer::Composed { .. } => "composed",
+            Viewer::Owner { .. } => "owner",
+            Viewer::ReadOnly { .. } => "readonly",
+        }
+    }
+
+    fn csrf(&self) -> Option<&str> {
+        match self {
+            Viewer::Composed { csrf } => csrf.as_deref(),
+            Viewer::Owner { csrf, .. } => Some(csrf),
+            Viewer::ReadOnly { .. } => None,
+        }
+    }
+
+    /// The account part of the toolbar: sign in, save, or the saved design's name and exports.
+    fn tools(&self, id: &str) -> String {
+        match self {
+            Viewer::Composed { csrf: None } => format!(
+                "<a id=\"signin\" href=\"/signin?next=/design/{id}\">Sign in to save and export</a>"
+            ),
+            Viewer::Composed { csrf: Some(_) } => "<span class=\"account\"><label>Name <input id=\"save-name\" maxlength=\"200\" placeholder=\"My cover\"></label> <button type=\"button\" id=\"save\">Save to my account</button></span>".to_owned(),
+            Viewer::Owner { name, outputs, .. } => {
+                let output_options: String = ["preview", "png", "pdf"]
+                    .iter()
+                    .map(|o| {
+                        if outputs.iter().any(|x| x == o) {
+                            format!("<option value=\"{o}\">{}</option>", o.to_uppercase())
+                        } else {
+                            format!("<option value=\"{o}\" disabled>{} (not in your plan)</option>", o.to_uppercase())
+                        }
+                    })
+                    .collect();
+                let papers: String = ["fit", "a4", "letter", "tabloid", "a3"]
+                    .iter()
+                    .map(|p| format!("<option value=\"{p}\">{p}</option>"))
+                    .collect();
+                format!(
+                    "<span class=\"account\">Saved as <strong>{}</strong> · <a href=\"/account\">Account</a></span><span id=\"export\" class=\"account\"><label>Export <select id=\"export-output\">{output_options}</select></label> <label>Paper <select id=\"export-paper\">{papers}</select></label> <button type=\"button\" id=\"export-start\">Export</button> <span id=\"export-status\" role=\"status\" aria-live=\"polite\"></span> <a id=\"export-file\" hidden download>Download the file</a></span>",
+                    esc(name)
+                )
+            }
+            Viewer::ReadOnly { name } => format!(
+                "<span class=\"account\">Saved design <strong>{}</strong>, read-only: only its owner, signed in, edits and exports it.</span>",
+                esc(name)
+            ),
+        }
+    }
+}
+
 /// The page of a design.
-pub fn page(id: &str, format: &Format, intent: &Intent, title: Option<&Title>, images: &scene::Images) -> Response {
+pub fn page(
+    id: &str,
+    format: &Format,
+    intent: &Intent,
+    title: Option<&Title>,
+    images: &scene::Images,
+    viewer: &Viewer,
+) -> Response {
     let svg = scene::render(format, intent, title, images, 72, Guides { show: true });
     let heading = title.map(|t| format!("{} ({})", t.title, t.year)).unwrap_or_else(|| "New design".to_owned());
     let video = format.kind == Kind::Video;
@@ -92,7 +175,7 @@ pub fn page(id: &str, format: &Format, intent: &Intent, title: Option<&Title>, i
     // no text of the design can close the element.
     let intent_json = intent.to_json().to_string().replace("</", "<\\/");
     let page = format!(
-        r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{h} · {f}</title><meta name="robots" content="noindex"><link rel="icon" href="data:,"><link rel="stylesheet" href="/design/assets/designer.css"><script src="/design/assets/designer.js" defer></script></head><body><header><h1>{h}</h1><p>{f}: {w} × {hh} mm, bleed {b} mm. Red: trim; green dashes: safe area; blue dashes: folds.</p><nav class="tools" aria-label="Design"><button type="button" id="undo" disabled>Undo</button><button type="button" id="redo" disabled>Redo</button><a id="download" href="/design/{id}/preview.png" download="preview.png">Download the preview (PNG)</a><a href="/design/{id}/preview.svg" download="preview.svg">SVG</a><span id="status" role="status" aria-live="polite"></span></nav></header><main id="designer" data-id="{id}" data-kind="{kind}"><div id="sheet" class="sheet">{svg}</div><form id="panel" autocomplete="off"><fieldset><legend>Style</legend><label>Background <input type="color" name="background" value="{bg}"></label><label>Text colour <input type="color" name="labelColor" value="{ink}"></label><label>Font <select name="font">{font_options}</select></label>{finish}</fieldset>{title_fields}<fieldset><legend>Show</legend>{hide_boxes}</fieldset><fieldset><legend>Texts</legend><div id="texts"></div><button type="button" id="add-text">Add a text</button></fieldset><fieldset><legend>Decals</legend><div id="decals"></div><label>Decal <select id="decal-choice">{decal_options}</select></label><button type="button" id="add-decal">Add the decal</button></fieldset><p class="hint">Drag texts and decals on the sheet. Click one to select it, then press + or − to resize it, or Delete to remove it. Ctrl+Z undoes, Ctrl+Y redoes.</p></form></main><script type="application/json" id="intent">{intent_json}</script><script type="application/json" id="layers">{layers}</script></body></html>"#,
+        r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{h} · {f}</title><meta name="robots" content="noindex">{csrf_meta}<link rel="icon" href="data:,"><link rel="stylesheet" href="/design/assets/designer.css"><script src="/design/assets/designer.js" defer></script></head><body><header><h1>{h}</h1><p>{f}: {w} × {hh} mm, bleed {b} mm. Red: trim; green dashes: safe area; blue dashes: folds.</p><nav class="tools" aria-label="Design"><button type="button" id="undo" disabled>Undo</button><button type="button" id="redo" disabled>Redo</button><a id="download" href="/design/{id}/preview.png" download="preview.png">Download the preview (PNG)</a><a href="/design/{id}/preview.svg" download="preview.svg">SVG</a><span id="status" role="status" aria-live="polite"></span>{account_tools}</nav></header><main id="designer" data-id="{id}" data-kind="{kind}" data-mode="{mode}"><div id="sheet" class="sheet">{svg}</div><form id="panel" autocomplete="off"><fieldset><legend>Style</legend><label>Background <input type="color" name="background" value="{bg}"></label><label>Text colour <input type="color" name="labelColor" value="{ink}"></label><label>Font <select name="font">{font_options}</select></label>{finish}</fieldset>{title_fields}<fieldset><legend>Show</legend>{hide_boxes}</fieldset><fieldset><legend>Texts</legend><div id="texts"></div><button type="button" id="add-text">Add a text</button></fieldset><fieldset><legend>Decals</legend><div id="decals"></div><label>Decal <select id="decal-choice">{decal_options}</select></label><button type="button" id="add-decal">Add the decal</button></fieldset><p class="hint">Drag texts and decals on the sheet. Click one to select it, then press + or − to resize it, or Delete to remove it. Ctrl+Z undoes, Ctrl+Y redoes.</p></form></main><script type="application/json" id="intent">{intent_json}</script><script type="application/json" id="layers">{layers}</script></body></html>"#,
         h = esc(&heading),
         f = esc(format.name),
         w = format.width_mm.round(),
@@ -108,6 +191,10 @@ pub fn page(id: &str, format: &Format, intent: &Intent, title: Option<&Title>, i
             String::new()
         },
         layers = serde_json::to_string(&LAYERS).unwrap_or_default(),
+        csrf_meta =
+            viewer.csrf().map(|c| format!("<meta name=\"csrf-token\" content=\"{}\">", esc(c))).unwrap_or_default(),
+        account_tools = viewer.tools(id),
+        mode = viewer.mode(),
     );
     let mut response = Html(page).into_response();
     let h = response.headers_mut();

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
 use covers_engine::content::Title;
@@ -133,22 +133,50 @@ pub fn drop_uploads(intent: &mut Intent, report: &mut Report) {
     }
 }
 
+/// Reads a JSON body of at most `limit` bytes (413 `PAYLOAD_TOO_LARGE` beyond, 400 naming
+/// `body` when it is not JSON).
+pub async fn read_json(body: Body, limit: usize) -> Result<Value, ApiError> {
+    let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
+        return Err(ApiError::new(Code::PayloadTooLarge, format!("the body is larger than {limit} bytes")));
+    };
+    if bytes.is_empty() {
+        return Ok(json!({}));
+    }
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::validation("body", format!("the body is not valid JSON: {e}")))
+}
+
+/// Runs `work` on the blocking pool; a panic there is `UNAVAILABLE`, never a dropped connection.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|_| Err(ApiError::new(Code::Unavailable, "the request failed; try again")))
+}
+
 /// PUT /design/{id}: the designer's edit. The body is the whole intent (same format); the
 /// design is replaced and the answer carries the new preview SVG (with guides) and the report.
-pub async fn edit(State(state): State<Arc<AppState>>, Path(id): Path<String>, body: Body) -> Response {
-    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
-        return ApiError::validation("body", "the body is larger than 4.5 MB")
-            .status(StatusCode::PAYLOAD_TOO_LARGE)
-            .into_response();
-    };
-    let value: Value = match serde_json::from_slice(&bytes) {
+/// A composed design is open to whoever has its address; a saved design only to its owner's
+/// browser session (with `X-CSRF-Token`), and its edits keep its own image copies.
+pub async fn edit(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let value = match read_json(body, MAX_BODY).await {
         Ok(v) => v,
-        Err(e) => return ApiError::validation("body", format!("the body is not valid JSON: {e}")).into_response(),
+        Err(e) => return e.into_response(),
     };
-    let done = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
+    let done = blocking(move || -> Result<Value, ApiError> {
         let gone = || ApiError::new(Code::NotFound, "no such design (composed designs expire)");
         let now = unix_now();
-        let stored = state.store.composed(&id, now, state.design_lifetime_seconds).ok().flatten().ok_or_else(gone)?;
+        let Some(stored) = state.store.composed(&id, now, state.design_lifetime_seconds).ok().flatten() else {
+            if state.store.design(&id).ok().flatten().is_none() {
+                return Err(gone());
+            }
+            return edit_saved(&state, &headers, &id, &value);
+        };
         let (before, _) = intent::parse(&stored.intent).map_err(intent_error)?;
         if value.get("format").and_then(Value::as_str) != Some(before.format.as_str()) {
             return Err(ApiError::validation("format", format!("a design keeps its format ({})", before.format)));
@@ -167,22 +195,108 @@ pub async fn edit(State(state): State<Arc<AppState>>, Path(id): Path<String>, bo
         Ok(json!({ "applied": report.applied, "unsupported": report.unsupported, "intent": intent.to_json(), "svg": svg }))
     })
     .await;
-    match done.unwrap_or_else(|_| Err(ApiError::new(Code::Unavailable, "the edit failed"))) {
+    match done {
         Ok(v) => Json(v).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The signed-in owner's edit of a saved design.
+fn edit_saved(state: &AppState, headers: &HeaderMap, id: &str, value: &Value) -> Result<Value, ApiError> {
+    let (account, _) = crate::signin::designer_session(state, headers, true)?;
+    let (design, intent, title, report) = crate::ops::update_design(state, &account, id, value)?;
+    let format = intent.format().ok_or_else(|| ApiError::validation("format", "unknown format"))?;
+    let images = images_of(state, &design.images);
+    let svg = scene::render(&format, &intent, title.as_ref(), &images, 72, Guides { show: true });
+    Ok(json!({ "applied": report.applied, "unsupported": report.unsupported, "intent": intent.to_json(), "svg": svg }))
+}
+
+/// POST /design/{id}/save (signed in, `X-CSRF-Token`): keeps a composed design in the account
+/// under `name` (`{name}` body, optional), with the same rules as `POST /api/v1/designs` (one
+/// compose, `TIER_REQUIRED` when the plan's designs are all used); 201 with `designId` and `url`.
+pub async fn save_composed(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let value = match read_json(body, 16 * 1024).await {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
+    };
+    let done = blocking(move || {
+        let (account, _) = crate::signin::designer_session(&state, &headers, true)?;
+        let stored = state
+            .store
+            .composed(&id, unix_now(), state.design_lifetime_seconds)
+            .map_err(|e| ApiError::new(Code::Unavailable, format!("storage: {e}")))?
+            .ok_or_else(|| ApiError::new(Code::NotFound, "no such composed design (they expire)"))?;
+        let mut intent = stored.intent;
+        match value.get("name") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(n)) if !n.trim().is_empty() => intent["name"] = n.trim().into(),
+            Some(Value::String(_)) => {}
+            Some(_) => return Err(ApiError::validation("name", "`name` is a string")),
+        }
+        crate::ops::save_design(&state, &account, &intent)
+    })
+    .await;
+    match done {
+        Ok(v) => (StatusCode::CREATED, Json(v)).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// POST /design/{id}/export (signed in, `X-CSRF-Token`): queues an export of one of the
+/// account's saved designs, as `POST /api/v1/designs/{id}/export` does; 202 with `jobId`,
+/// `status` and `statusUrl` (`/design/exports/{jobId}`, for the page to poll).
+pub async fn export_saved(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let value = match read_json(body, 16 * 1024).await {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
+    };
+    let done = blocking(move || {
+        let (account, _) = crate::signin::designer_session(&state, &headers, true)?;
+        crate::ops::export_design(&state, &account, &id, &value)
+    })
+    .await;
+    match done {
+        Ok(job) => (
+            StatusCode::ACCEPTED,
+            Json(json!({ "jobId": job.id, "status": job.status, "statusUrl": format!("/design/exports/{}", job.id) })),
+        )
+            .into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// GET /design/exports/{jobId} (signed in): the job as `GET /api/v1/exports/{jobId}` shows it.
+pub async fn export_status(State(state): State<Arc<AppState>>, Path(id): Path<String>, headers: HeaderMap) -> Response {
+    let done = blocking(move || {
+        let (account, _) = crate::signin::designer_session(&state, &headers, false)?;
+        crate::ops::export_status(&state, &account, &id)
+    })
+    .await;
+    match done {
+        Ok(v) => {
+            let mut response = Json(v).into_response();
+            response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            response
+        }
         Err(e) => e.into_response(),
     }
 }
 
 /// POST /api/compose.
 pub async fn compose_post(State(state): State<Arc<AppState>>, body: Body) -> Response {
-    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY).await else {
-        return ApiError::validation("body", "the body is larger than 4.5 MB")
-            .status(StatusCode::PAYLOAD_TOO_LARGE)
-            .into_response();
-    };
-    let value: Value = match serde_json::from_slice(&bytes) {
+    let value = match read_json(body, MAX_BODY).await {
         Ok(v) => v,
-        Err(e) => return ApiError::validation("body", format!("the body is not valid JSON: {e}")).into_response(),
+        Err(e) => return e.into_response(),
     };
     let done = tokio::task::spawn_blocking(move || compose(&state, &value)).await;
     match done.unwrap_or_else(|_| Err(ApiError::new(Code::Unavailable, "composing failed"))) {
@@ -283,8 +397,9 @@ pub async fn compose_link(State(state): State<Arc<AppState>>, RawQuery(query): R
     }
 }
 
-/// A stored design: its format, intent, title and uploaded images.
-type Loaded = (covers_engine::Format, Intent, Option<Title>, scene::Images);
+/// A stored design: its format, intent, title and uploaded images, and for a saved design its
+/// owner's account id and its name.
+type Loaded = (covers_engine::Format, Intent, Option<Title>, scene::Images, Option<(String, String)>);
 
 /// A saved design's own copies of its uploads, read from the files.
 pub fn images_of(
@@ -306,29 +421,45 @@ async fn load(state: &Arc<AppState>, id: &str) -> Option<Loaded> {
     let (state, id) = (state.clone(), id.to_owned());
     tokio::task::spawn_blocking(move || {
         // A composed design, or a design saved to an account (both under unguessable ids).
-        let (stored_intent, stored_title, images) =
+        let (stored_intent, stored_title, images, owner) =
             match state.store.composed(&id, unix_now(), state.design_lifetime_seconds).ok()? {
-                Some(c) => (c.intent, c.title, scene::Images::new()),
+                Some(c) => (c.intent, c.title, scene::Images::new(), None),
                 None => {
                     let saved = state.store.design(&id).ok()??;
                     let images = images_of(&state, &saved.images);
-                    (saved.intent, saved.title, images)
+                    (saved.intent, saved.title, images, Some((saved.account_id, saved.name)))
                 }
             };
         let (intent, _) = intent::parse(&stored_intent).ok()?;
         let format = intent.format()?;
         let title = stored_title.as_deref().and_then(|t| title_by_id(&state, t));
-        Some((format, intent, title, images))
+        Some((format, intent, title, images, owner))
     })
     .await
     .ok()
     .flatten()
 }
 
-/// GET /design/{id}: the designer page (`crate::designer`).
-pub async fn designer(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
+/// GET /design/{id}: the designer page (`crate::designer`). What it offers depends on who
+/// looks: a composed design is open to all (saving needs sign-in); a saved design is editable
+/// and exportable by its owner and read-only to everyone else.
+pub async fn designer(State(state): State<Arc<AppState>>, Path(id): Path<String>, headers: HeaderMap) -> Response {
+    let session = crate::signin::session(&state, &headers);
     match load(&state, &id).await {
-        Some((format, intent, title, images)) => crate::designer::page(&id, &format, &intent, title.as_ref(), &images),
+        Some((format, intent, title, images, owner)) => {
+            let viewer = match (owner, session) {
+                (None, session) => crate::designer::Viewer::Composed { csrf: session.map(|(_, t, _)| t.csrf) },
+                (Some((owner, name)), Some((account, ticket, _))) if owner == account.id => {
+                    crate::designer::Viewer::Owner {
+                        csrf: ticket.csrf,
+                        name,
+                        outputs: state.config.plan(account.plan).outputs,
+                    }
+                }
+                (Some((_, name)), _) => crate::designer::Viewer::ReadOnly { name },
+            };
+            crate::designer::page(&id, &format, &intent, title.as_ref(), &images, &viewer)
+        }
         None => (
             StatusCode::NOT_FOUND,
             Html("<!DOCTYPE html><html lang=\"en\"><title>No such design</title><p>No such design: composed designs are kept for a limited time after their last change.</p></html>".to_owned()),
@@ -340,7 +471,7 @@ pub async fn designer(State(state): State<Arc<AppState>>, Path(id): Path<String>
 /// GET /design/{id}/preview.png: the design without guides, 1200 px wide (rendered on the
 /// blocking pool).
 pub async fn preview_png(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
-    let Some((format, intent, title, images)) = load(&state, &id).await else {
+    let Some((format, intent, title, images, _)) = load(&state, &id).await else {
         return ApiError::new(Code::NotFound, "no such design").into_response();
     };
     let made = tokio::task::spawn_blocking(move || {
@@ -361,7 +492,7 @@ pub async fn preview_png(State(state): State<Arc<AppState>>, Path(id): Path<Stri
 
 /// GET /design/{id}/preview.svg: the design without guides, at preview scale (72 px per inch).
 pub async fn preview(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Response {
-    let Some((format, intent, title, images)) = load(&state, &id).await else {
+    let Some((format, intent, title, images, _)) = load(&state, &id).await else {
         return ApiError::new(Code::NotFound, "no such design").into_response();
     };
     let mut response =

@@ -88,37 +88,8 @@ pub fn authenticate(state: &AppState, headers: &HeaderMap, scope: Scope) -> Resu
     Ok((account, key))
 }
 
-fn storage(e: service_kit::db::DbError) -> ApiError {
-    ApiError::new(Code::Unavailable, format!("storage: {e}"))
-}
-
-/// Counts one use of a daily quota, or `QUOTA_REACHED` with `Retry-After` (next midnight UTC).
-pub fn take_quota(state: &AppState, account: &Account, kind: &str, limit: Option<u64>) -> Result<(), ApiError> {
-    let (day, reset_in) = today(service_kit::period::unix_now());
-    if state.store.take(&account.id, &day, kind, limit).map_err(storage)? {
-        Ok(())
-    } else {
-        Err(ApiError::new(
-            Code::QuotaReached,
-            format!("the account's daily {kind} quota ({}) is used up", limit.unwrap_or(0)),
-        )
-        .with("quota", kind)
-        .header(header::RETRY_AFTER, reset_in))
-    }
-}
-
-/// A saved design as listed.
-fn design_summary(base: &str, d: &crate::store::SavedDesign) -> Value {
-    json!({
-        "designId": d.id,
-        "name": d.name,
-        "format": d.intent["format"],
-        "title": d.title,
-        "createdAt": service_kit::period::rfc3339_millis(d.created_at),
-        "url": format!("{base}/design/{}", d.id),
-        "previewUrl": format!("{base}/design/{}/preview.png", d.id),
-    })
-}
+use crate::ops::design_summary;
+pub use crate::ops::{storage, take_quota};
 
 /// POST /api/v1/designs (scope `design:write`): compose and save in one call. The body is an
 /// intent with a `name`; 201 with `designId`, `url`, `applied`, `unsupported`. Counts one
@@ -135,52 +106,7 @@ async fn save_design(State(state): State<Arc<AppState>>, headers: HeaderMap, bod
         Ok(v) => v,
         Err(e) => return ApiError::validation("body", format!("the body is not valid JSON: {e}")).into_response(),
     };
-    let done = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
-        let limits = state.config.plan(account.plan);
-        let (intent, report, title) = crate::designs::resolve(&state, &value, None)?;
-        let name = intent
-            .name
-            .clone()
-            .or_else(|| title.as_ref().map(|t| format!("{} ({})", t.title, t.year)))
-            .unwrap_or_else(|| "Untitled design".to_owned());
-        let full = || {
-            ApiError::new(
-                Code::TierRequired,
-                format!(
-                    "the {} plan keeps {} saved designs; delete one or change plan",
-                    account.plan.name(),
-                    limits.designs.unwrap_or(0)
-                ),
-            )
-            .with("limit", limits.designs)
-        };
-        // Checked before the quota is counted (a refused save costs no compose), and again
-        // atomically with the write.
-        if limits.designs.is_some_and(|l| state.store.designs_of(&account.id).map_or(0, |d| d.len() as u64) >= l) {
-            return Err(full());
-        }
-        take_quota(&state, &account, "composes", limits.daily_composes)?;
-        let design = crate::store::SavedDesign {
-            id: service_kit::keys::random_id("des_"),
-            account_id: account.id.clone(),
-            name,
-            intent: intent.to_json(),
-            title: title.map(|t| t.id),
-            created_at: service_kit::period::unix_now_millis(),
-            images: own_images(&state, &account, &intent)?,
-        };
-        if !state.store.insert_design(&design, limits.designs).map_err(storage)? {
-            return Err(full());
-        }
-        let base = &state.observer.base_url;
-        Ok(json!({
-            "designId": design.id,
-            "url": format!("{base}/design/{}", design.id),
-            "applied": report.applied,
-            "unsupported": report.unsupported,
-        }))
-    })
-    .await;
+    let done = tokio::task::spawn_blocking(move || crate::ops::save_design(&state, &account, &value)).await;
     match done.unwrap_or_else(|_| Err(ApiError::new(Code::Unavailable, "saving failed"))) {
         Ok(v) => (StatusCode::CREATED, Json(v)).into_response(),
         Err(e) => e.into_response(),
@@ -230,53 +156,6 @@ async fn delete_design(State(state): State<Arc<AppState>>, headers: HeaderMap, P
         Ok(false) => ApiError::new(Code::NotFound, format!("no design {id}")).into_response(),
         Err(e) => storage(e).into_response(),
     }
-}
-
-/// The design's own copies of the uploads its intent refers to; every one must belong to the
-/// account (decals: `UNKNOWN_DECAL`; image slots: `VALIDATION_ERROR` naming the field).
-fn own_images(
-    state: &AppState,
-    account: &Account,
-    intent: &covers_engine::intent::Intent,
-) -> Result<std::collections::BTreeMap<String, crate::store::DesignImage>, ApiError> {
-    let mut refs: Vec<(String, &str, bool)> = Vec::new();
-    for (i, d) in intent.decals.iter().enumerate() {
-        if d.source.starts_with("upload:") {
-            refs.push((format!("decals[{i}].ref"), d.source.as_str(), true));
-        }
-    }
-    for (panel, slot) in &intent.panels {
-        refs.push((format!("images.panels.{panel}"), slot.reference.as_str(), false));
-    }
-    if let Some(slot) = &intent.background_image {
-        refs.push(("images.background".into(), slot.reference.as_str(), false));
-    }
-    if let Some(slot) = &intent.studio_logo {
-        refs.push(("images.studioLogo".into(), slot.reference.as_str(), false));
-    }
-    let mut images = std::collections::BTreeMap::new();
-    for (field, reference, decal) in refs {
-        let id = reference.trim_start_matches("upload:");
-        match state.store.upload(id).map_err(storage)? {
-            Some(u) if u.account_id == account.id => {
-                images.insert(
-                    reference.to_owned(),
-                    crate::store::DesignImage {
-                        file: u.file,
-                        mime_type: u.mime_type,
-                        width: u.width,
-                        height: u.height,
-                    },
-                );
-            }
-            _ if decal => {
-                return Err(ApiError::new(Code::UnknownDecal, format!("no upload {reference} in this account"))
-                    .with("field", field))
-            }
-            _ => return Err(ApiError::validation(&field, format!("no upload {reference} in this account"))),
-        }
-    }
-    Ok(images)
 }
 
 /// An upload as listed.
@@ -535,61 +414,17 @@ async fn export(
         json!({})
     } else {
         match serde_json::from_slice(&bytes) {
-            Ok(v @ Value::Object(_)) => v,
-            _ => return ApiError::validation("body", "the body is a JSON object").into_response(),
+            Ok(v) => v,
+            Err(_) => return ApiError::validation("body", "the body is a JSON object").into_response(),
         }
     };
-    let output = match v.get("output").and_then(Value::as_str) {
-        Some(o @ ("preview" | "png" | "pdf")) => o.to_owned(),
-        _ => return ApiError::validation("output", "`output` is preview, png or pdf").into_response(),
+    let done =
+        tokio::task::spawn_blocking(move || crate::ops::export_design(&state, &account, &id, &v).map(|j| (state, j)))
+            .await;
+    let (state, job) = match done.unwrap_or_else(|_| Err(ApiError::new(Code::Unavailable, "exporting failed"))) {
+        Ok(x) => x,
+        Err(e) => return e.into_response(),
     };
-    let paper = match v.get("paper") {
-        None => "fit".to_owned(),
-        Some(p) => match p.as_str().and_then(covers_engine::pdf::Paper::named) {
-            Some(_) => p.as_str().unwrap_or("fit").to_lowercase(),
-            None => return ApiError::validation("paper", "`paper` is fit, a4, letter, tabloid or a3").into_response(),
-        },
-    };
-    let flag = |k: &str| v.get(k).map_or(Some(true), Value::as_bool);
-    let (Some(bleed), Some(marks)) = (flag("bleed"), flag("marks")) else {
-        return ApiError::validation("bleed", "`bleed` and `marks` are true or false").into_response();
-    };
-    match state.store.design(&id) {
-        Ok(Some(d)) if d.account_id == account.id => {}
-        Ok(_) => return ApiError::new(Code::NotFound, format!("no design {id}")).into_response(),
-        Err(e) => return storage(e).into_response(),
-    }
-    let limits = state.config.plan(account.plan);
-    if !limits.outputs.contains(&output) {
-        return ApiError::new(
-            Code::TierRequired,
-            format!("the {} plan exports {}", account.plan.name(), limits.outputs.join(", ")),
-        )
-        .with("output", output)
-        .into_response();
-    }
-    if let Err(e) = take_quota(&state, &account, "exports", limits.daily_exports) {
-        return e.into_response();
-    }
-    let job = crate::exports::Job {
-        id: service_kit::keys::random_id("exp_"),
-        account_id: account.id.clone(),
-        design_id: id,
-        output,
-        paper,
-        bleed,
-        marks,
-        status: "queued".into(),
-        attempts: 0,
-        created_at: service_kit::period::unix_now_millis(),
-        finished_at: None,
-        file: None,
-        error: None,
-    };
-    if let Err(e) = state.store.put_job(&job) {
-        return storage(e).into_response();
-    }
-    state.exports.push(&job.id);
     let location = format!("{}/api/v1/exports/{}", state.observer.base_url, job.id);
     let mut response = (StatusCode::ACCEPTED, Json(json!({ "jobId": job.id, "status": "queued" }))).into_response();
     if let Ok(v) = HeaderValue::from_str(&location) {
@@ -605,40 +440,10 @@ async fn export_job(State(state): State<Arc<AppState>>, headers: HeaderMap, Path
         Ok(a) => a,
         Err(e) => return e.into_response(),
     };
-    let job = match state.store.job(&id) {
-        Ok(Some(j)) if j.account_id == account.id => j,
-        Ok(_) => return ApiError::new(Code::NotFound, format!("no export {id}")).into_response(),
-        Err(e) => return storage(e).into_response(),
-    };
-    let now = service_kit::period::unix_now_millis();
-    let expired = crate::exports::expired(&state, &job, now);
-    let mut v = json!({
-        "jobId": job.id,
-        "designId": job.design_id,
-        "output": job.output,
-        "status": if expired { "expired" } else { job.status.as_str() },
-        "createdAt": service_kit::period::rfc3339_millis(job.created_at),
-    });
-    if let Some(f) = job.finished_at {
-        v["finishedAt"] = service_kit::period::rfc3339_millis(f).into();
+    match crate::ops::export_status(&state, &account, &id) {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => e.into_response(),
     }
-    if let Some(error) = &job.error {
-        v["error"] = json!({ "code": "RENDER_FAILED", "message": error });
-    }
-    if let (Some(file), false) = (&job.file, expired) {
-        let lifetime = state.config.exports.link_lifetime_seconds;
-        let expires = now / 1000 + lifetime;
-        let sig = crate::exports::sign(&state.link_secret, &job.id, expires);
-        v["file"] = json!({
-            "url": format!("{}/api/v1/exports/{}/file?expires={expires}&sig={sig}", state.observer.base_url, job.id),
-            "mimeType": file.mime_type,
-            "widthPx": file.width_px,
-            "heightPx": file.height_px,
-            "bytes": file.bytes,
-            "expiresInSeconds": lifetime,
-        });
-    }
-    Json(v).into_response()
 }
 
 /// GET /api/v1/exports/{jobId}/file?expires=…&sig=…: the file, for whoever has the signed link.

@@ -3,8 +3,9 @@
 //! `covers serve` (listen address, data directory, configuration, graceful shutdown) with the
 //! format catalogue, decals, content lookups through the configured providers, composing (POST
 //! and link form), the designer page and its edits, previews (SVG, PNG), the error reference
-//! page and the kit's request middleware; `covers render` for every output. Accounts and exports
-//! (issue 17) and the MCP connector (18) follow.
+//! page and the kit's request middleware; `covers render` for every output. Accounts, keys, plans,
+//! uploads, saved designs and export jobs (`accounts`, `keyed`, `ops`, `exports`), browser sign-in
+//! (`signin`) and the signed-in designer; the MCP connector (issue 18) follows.
 
 pub mod accounts;
 pub mod api;
@@ -17,5 +18,6 @@ pub mod files;
 pub mod keyed;
 pub mod online;
 pub mod openapi;
+pub mod ops;
 pub mod signin;
 pub mod store;

@@ -22,7 +22,7 @@ use axum::response::{Html, IntoResponse, Response};
 use service_kit::keys::{hash, random_alphanumeric};
 
 use crate::accounts::{Account, Scope};
-use crate::api::AppState;
+use crate::api::{ApiError, AppState, Code};
 use crate::store::Ticket;
 
 /// A one-time sign-in link's lifetime, seconds.
@@ -142,20 +142,58 @@ fn field<'a>(form: &'a [(String, String)], name: &str) -> &'a str {
     form.iter().rev().find(|(k, _)| k == name).map_or("", |(_, v)| v.as_str())
 }
 
+/// Where to go after signing in: `next` when it is a path of this site (`/design/…`), never
+/// another site (`//host`, `/\host`, a scheme); the account page otherwise.
+fn local_path(next: &str) -> &str {
+    let local = next.starts_with('/')
+        && !next.starts_with("//")
+        && !next.contains('\\')
+        && next.len() <= 200
+        && next.bytes().all(|b| b.is_ascii_graphic());
+    if local {
+        next
+    } else {
+        "/account"
+    }
+}
+
+/// The signed-in account of one of the designer's JSON requests, or `SIGN_IN_REQUIRED` (401).
+/// With `csrf`, the request must also carry the session's token in `X-CSRF-Token` (the page
+/// has it in a meta element), or `CSRF_INVALID` (403): a cross-site form or script cannot read it.
+pub fn designer_session(state: &AppState, headers: &HeaderMap, csrf: bool) -> Result<(Account, Ticket), ApiError> {
+    let Some((account, ticket, _)) = session(state, headers) else {
+        return Err(ApiError::new(Code::SignInRequired, "sign in at /signin to save designs and export them"));
+    };
+    if csrf {
+        let sent = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()).unwrap_or("");
+        if !service_kit::keys::same_secret(&ticket.csrf, sent) {
+            return Err(ApiError::new(Code::CsrfInvalid, "the request lacks the session's X-CSRF-Token"));
+        }
+    }
+    Ok((account, ticket))
+}
+
 fn forbidden() -> Response {
     page(StatusCode::FORBIDDEN, "Refused", "<p>The form's security token is missing or wrong; nothing was changed. <a href=\"/signin\">Sign in again</a>.</p>", &[])
 }
 
 /// GET /signin: the sign-in form (a double-submit CSRF token in a cookie and the form).
-pub async fn signin_form(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
+pub async fn signin_form(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let params: Vec<(String, String)> =
+        form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
+    let next = local_path(field(&params, "next"));
     if session(&state, &headers).is_some() {
-        return redirect("/account", &[]);
+        return redirect(next, &[]);
     }
     let csrf = cookie(&headers, CSRF_COOKIE).filter(|c| c.len() == 43).unwrap_or_else(new_token);
     page(
         StatusCode::OK,
         "Sign in",
-        &format!("<form method=\"post\" action=\"/signin\"><input type=\"hidden\" name=\"csrf\" value=\"{csrf}\"><label>E-mail <input type=\"email\" name=\"email\" required autocomplete=\"username\"></label><label>Password <input type=\"password\" name=\"password\" required autocomplete=\"current-password\"></label><button>Sign in</button></form><p>No password? Ask the operator for a one-time sign-in link.</p>"),
+        &format!("<form method=\"post\" action=\"/signin\"><input type=\"hidden\" name=\"csrf\" value=\"{csrf}\"><input type=\"hidden\" name=\"next\" value=\"{next}\"><label>E-mail <input type=\"email\" name=\"email\" required autocomplete=\"username\"></label><label>Password <input type=\"password\" name=\"password\" required autocomplete=\"current-password\"></label><button>Sign in</button></form><p>No password? Ask the operator for a one-time sign-in link.</p>", next = esc(next)),
         &[set_cookie(&state, CSRF_COOKIE, &csrf, 3600)],
     )
 }
@@ -178,7 +216,7 @@ pub async fn signin(State(state): State<Arc<AppState>>, headers: HeaderMap, body
     .ok()
     .flatten();
     match account.and_then(|a| start_session(&state, &a.id)) {
-        Some(cookie) => redirect("/account", &[cookie]),
+        Some(cookie) => redirect(local_path(field(&form, "next")), &[cookie]),
         None => page(
             StatusCode::UNAUTHORIZED,
             "Sign in",

@@ -255,6 +255,28 @@ impl Store {
         Ok(true)
     }
 
+    /// Replaces a saved design of the same account (an edit: intent, title and image copies);
+    /// `false` when the account has no such design.
+    pub fn replace_design(&self, design: &SavedDesign) -> Result<bool, DbError> {
+        let bytes = serde_json::to_vec(design).map_err(backend)?;
+        let txn = self.db.begin_write().map_err(backend)?;
+        {
+            let mut table = txn.open_table(DESIGNS).map_err(backend)?;
+            let owned = match table.get(design.id.as_str()).map_err(backend)? {
+                Some(v) => {
+                    serde_json::from_slice::<SavedDesign>(v.value()).map_err(backend)?.account_id == design.account_id
+                }
+                None => false,
+            };
+            if !owned {
+                return Ok(false);
+            }
+            table.insert(design.id.as_str(), bytes.as_slice()).map_err(backend)?;
+        }
+        txn.commit().map_err(backend)?;
+        Ok(true)
+    }
+
     /// Keeps an upload if the account's library has fewer than `limit` images, checked and
     /// written in one transaction; `false` when the library is full.
     pub fn insert_upload(&self, upload: &Upload, limit: Option<u64>) -> Result<bool, DbError> {
