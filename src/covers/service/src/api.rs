@@ -304,7 +304,8 @@ async fn formats() -> Response {
     ([(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
-fn formats_document() -> serde_json::Value {
+/// The format catalogue (`GET /api/v1/formats`, the `list_formats` tool).
+pub fn formats_document() -> serde_json::Value {
     let items: Vec<serde_json::Value> = catalogue()
         .iter()
         .map(|f| {
@@ -322,30 +323,43 @@ fn formats_document() -> serde_json::Value {
 }
 
 /// GET /api/v1/formats/{slug}?panels=N&flap=F: panel geometry in pixels at the export DPI.
-async fn format(State(_state): State<Arc<AppState>>, Path(slug): Path<String>, RawQuery(query): RawQuery) -> Response {
+async fn format(Path(slug): Path<String>, RawQuery(query): RawQuery) -> Response {
     let params: Vec<(String, String)> =
         form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
-    let panels = match params.iter().rev().find(|(k, _)| k == "panels") {
+    let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    match format_document(&slug, get("panels"), get("flap")) {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// One format's panels as pixel sizes at the export DPI, with its coordinate and size units
+/// (`GET /api/v1/formats/{slug}`, the `describe_format` tool); `panels` and `flap` choose a
+/// J-card's layout.
+pub fn format_document(slug: &str, panels: Option<&str>, flap: Option<&str>) -> Result<serde_json::Value, ApiError> {
+    let panels = match panels {
         None => None,
-        Some((_, v)) => match v.parse::<u8>() {
+        Some(v) => match v.parse::<u8>() {
             Ok(n) => Some(n),
-            Err(_) => return ApiError::validation("panels", "`panels` must be a small whole number").into_response(),
+            Err(_) => return Err(ApiError::validation("panels", "`panels` must be a small whole number")),
         },
     };
-    let flap = params.iter().rev().find(|(k, _)| k == "flap").map(|(_, v)| v.as_str());
-    if covers_engine::find(&slug).is_none() {
-        return ApiError::new(Code::NotFound, format!("no format {slug:?}; GET /api/v1/formats lists them"))
-            .into_response();
+    if covers_engine::find(slug).is_none() {
+        return Err(ApiError::new(Code::NotFound, format!("no format {slug:?}; GET /api/v1/formats lists them")));
     }
-    match find_with(&slug, panels, flap) {
-        Ok(f) => Json(f.geometry(EXPORT_DPI)).into_response(),
-        Err(why) => ApiError::validation(if why.contains("flap") { "flap" } else { "panels" }, why).into_response(),
+    match find_with(slug, panels, flap) {
+        Ok(f) => Ok(f.geometry(EXPORT_DPI)),
+        Err(why) => Err(ApiError::validation(if why.contains("flap") { "flap" } else { "panels" }, why)),
     }
 }
 
 /// GET /api/v1/decals: the decal catalogue, with a preview address for each.
 async fn decals(State(state): State<Arc<AppState>>) -> Json<serde_json::Value> {
-    let base = &state.observer.base_url;
+    Json(decals_document(&state.observer.base_url))
+}
+
+/// The decal catalogue with preview addresses (`GET /api/v1/decals`, the `list_decals` tool).
+pub fn decals_document(base: &str) -> serde_json::Value {
     let items: Vec<serde_json::Value> = covers_engine::decals::catalogue()
         .iter()
         .map(|d| {
@@ -356,7 +370,7 @@ async fn decals(State(state): State<Arc<AppState>>) -> Json<serde_json::Value> {
         .collect();
     let categories: Vec<serde_json::Value> =
         covers_engine::decals::CATEGORIES.iter().map(|(id, name)| json!({ "id": id, "name": name })).collect();
-    Json(json!({ "items": items, "categories": categories }))
+    json!({ "items": items, "categories": categories })
 }
 
 /// GET /api/v1/decals/{category}/{name}.svg: one decal's artwork.
@@ -441,45 +455,55 @@ fn title_json(base: &str, title: &covers_engine::content::Title) -> serde_json::
 async fn content_search(State(state): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Response {
     let params: Vec<(String, String)> =
         form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
-    let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
-    let Some(kind) = content_type(get("type").unwrap_or("movie")) else {
-        return ApiError::validation("type", "`type` is movie, tv or album").into_response();
-    };
-    let q = get("q").unwrap_or("").trim();
-    if q.is_empty() || q.chars().count() > 200 {
-        return ApiError::validation("q", "`q` is the title to search, 1 to 200 characters").into_response();
+    let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    let (kind, q) = (get("type"), get("q"));
+    let done = tokio::task::spawn_blocking(move || search_content(&state, kind.as_deref(), q.as_deref())).await;
+    match done.unwrap_or_else(|_| Err(ApiError::new(Code::Unavailable, "the search failed"))) {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => e.into_response(),
     }
-    let q = q.to_owned();
-    let found = tokio::task::spawn_blocking(move || {
-        let mut items = Vec::new();
-        for p in &state.providers {
-            match p.search(kind, &q) {
-                Ok(found) => items.extend(found.iter().map(|t| title_json(&state.observer.base_url, t))),
-                Err(e) => tracing::warn!(provider = p.namespace(), error = %e.0, "content search failed"),
-            }
+}
+
+/// Titles matching `q` from every provider, best first (`GET /api/v1/content/search`, the
+/// `search_content` tool); `kind` is movie (default), tv or album. Blocking (providers may ask
+/// the network).
+pub fn search_content(state: &AppState, kind: Option<&str>, q: Option<&str>) -> Result<serde_json::Value, ApiError> {
+    let Some(kind) = content_type(kind.unwrap_or("movie")) else {
+        return Err(ApiError::validation("type", "`type` is movie, tv or album"));
+    };
+    let q = q.unwrap_or("").trim();
+    if q.is_empty() || q.chars().count() > 200 {
+        return Err(ApiError::validation("q", "`q` is the title to search, 1 to 200 characters"));
+    }
+    let mut items = Vec::new();
+    for p in &state.providers {
+        match p.search(kind, q) {
+            Ok(found) => items.extend(found.iter().map(|t| title_json(&state.observer.base_url, t))),
+            Err(e) => tracing::warn!(provider = p.namespace(), error = %e.0, "content search failed"),
         }
-        items
-    })
-    .await
-    .unwrap_or_default();
-    Json(json!({ "items": found })).into_response()
+    }
+    Ok(json!({ "items": items }))
 }
 
 /// GET /api/v1/content/{type}/{provider:id}: one title with its artwork as decal ids.
 async fn content_get(State(state): State<Arc<AppState>>, Path((kind, id)): Path<(String, String)>) -> Response {
-    if content_type(&kind).is_none() {
-        return ApiError::validation("type", "`type` is movie, tv or album").into_response();
+    let done = tokio::task::spawn_blocking(move || get_content(&state, &kind, &id)).await;
+    match done.unwrap_or_else(|_| Err(ApiError::new(Code::Unavailable, "the lookup failed"))) {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => e.into_response(),
     }
-    let missing = || ApiError::new(Code::NotFound, format!("no {kind} {id}")).into_response();
-    let Some((namespace, local)) = id.split_once(':') else { return missing() };
-    let full_id = format!("{namespace}:{kind}/{local}");
-    let state2 = state.clone();
-    let title =
-        tokio::task::spawn_blocking(move || crate::designs::title_by_id(&state2, &full_id)).await.ok().flatten();
-    match title {
-        Some(title) => Json(title_json(&state.observer.base_url, &title)).into_response(),
-        None => missing(),
+}
+
+/// One title with its posters, logos and stills as decal ids (`GET /api/v1/content/{type}/{id}`,
+/// the `get_content` tool); `id` is `provider:key` (`builtin:metropolis-1927`). Blocking.
+pub fn get_content(state: &AppState, kind: &str, id: &str) -> Result<serde_json::Value, ApiError> {
+    if content_type(kind).is_none() {
+        return Err(ApiError::validation("type", "`type` is movie, tv or album"));
     }
+    let missing = || ApiError::new(Code::NotFound, format!("no {kind} {id}"));
+    let (namespace, local) = id.split_once(':').ok_or_else(missing)?;
+    let title = crate::designs::title_by_id(state, &format!("{namespace}:{kind}/{local}")).ok_or_else(missing)?;
+    Ok(title_json(&state.observer.base_url, &title))
 }
 
 /// GET /api/v1/content/{type}/{provider:id}/artwork/{kind}: a title's image (local catalogue

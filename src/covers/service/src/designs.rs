@@ -298,17 +298,22 @@ pub async fn compose_post(State(state): State<Arc<AppState>>, body: Body) -> Res
         Ok(v) => v,
         Err(e) => return e.into_response(),
     };
-    let done = tokio::task::spawn_blocking(move || compose(&state, &value)).await;
-    match done.unwrap_or_else(|_| Err(ApiError::new(Code::Unavailable, "composing failed"))) {
-        Ok((url, report, title)) => Json(json!({
-            "url": url,
-            "applied": report.applied,
-            "unsupported": report.unsupported,
-            "content": title.map(|t| json!({ "id": t.id, "title": t.title, "year": t.year })),
-        }))
-        .into_response(),
+    match blocking(move || compose_document(&state, &value)).await {
+        Ok(v) => Json(v).into_response(),
         Err(e) => e.into_response(),
     }
+}
+
+/// Composes a design without an account (`POST /api/compose`, the `compose_design` tool): the
+/// designer's `url`, `applied`, `unsupported` and the matched `content`. Blocking.
+pub fn compose_document(state: &AppState, body: &Value) -> Result<Value, ApiError> {
+    let (url, report, title) = compose(state, body)?;
+    Ok(json!({
+        "url": url,
+        "applied": report.applied,
+        "unsupported": report.unsupported,
+        "content": title.map(|t| json!({ "id": t.id, "title": t.title, "year": t.year })),
+    }))
 }
 
 /// GET /api/compose: the schema without parameters; otherwise the link form.

@@ -15,8 +15,9 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 use service_kit::keys::{hash, same_secret};
 
-use crate::accounts::{today, Account, AdminCommand, AdminError, ApiKey, Scope, KEY_FORMAT};
+use crate::accounts::{Account, AdminCommand, AdminError, ApiKey, Scope, KEY_FORMAT};
 use crate::api::{ApiError, AppState, Code};
+use crate::ops::{self, storage};
 
 /// The keyed routes, with open CORS.
 pub fn routes() -> Router<Arc<AppState>> {
@@ -88,9 +89,6 @@ pub fn authenticate(state: &AppState, headers: &HeaderMap, scope: Scope) -> Resu
     Ok((account, key))
 }
 
-use crate::ops::design_summary;
-pub use crate::ops::{storage, take_quota};
-
 /// POST /api/v1/designs (scope `design:write`): compose and save in one call. The body is an
 /// intent with a `name`; 201 with `designId`, `url`, `applied`, `unsupported`. Counts one
 /// compose; refused with `TIER_REQUIRED` when the plan's saved designs are all used.
@@ -120,57 +118,45 @@ async fn list_designs(State(state): State<Arc<AppState>>, headers: HeaderMap, Ra
         Ok(a) => a,
         Err(e) => return e.into_response(),
     };
-    let designs = match state.store.designs_of(&account.id) {
-        Ok(d) => d,
-        Err(e) => return storage(e).into_response(),
-    };
-    let base = state.observer.base_url.clone();
-    page(query, &designs, |d| d.id.as_str(), |d| design_summary(&base, d))
+    let q = Query::parse(query);
+    answer(ops::list_designs(&state, &account, q.get("limit"), q.get("cursor")))
 }
 
 /// GET /api/v1/designs/{id} (scope `read`): one of the account's designs with its intent.
 async fn get_design(State(state): State<Arc<AppState>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    let (account, _) = match authenticate(&state, &headers, Scope::Read) {
-        Ok(a) => a,
-        Err(e) => return e.into_response(),
-    };
-    match state.store.design(&id) {
-        Ok(Some(d)) if d.account_id == account.id => {
-            let mut v = design_summary(&state.observer.base_url, &d);
-            v["intent"] = d.intent.clone();
-            Json(v).into_response()
-        }
-        Ok(_) => ApiError::new(Code::NotFound, format!("no design {id}")).into_response(),
-        Err(e) => storage(e).into_response(),
+    match authenticate(&state, &headers, Scope::Read) {
+        Ok((account, _)) => answer(ops::get_design(&state, &account, &id)),
+        Err(e) => e.into_response(),
     }
 }
 
 /// DELETE /api/v1/designs/{id} (scope `design:write`): 204.
 async fn delete_design(State(state): State<Arc<AppState>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    let (account, _) = match authenticate(&state, &headers, Scope::DesignWrite) {
-        Ok(a) => a,
-        Err(e) => return e.into_response(),
-    };
-    match state.store.delete_design(&account.id, &id) {
-        Ok(true) => StatusCode::NO_CONTENT.into_response(),
-        Ok(false) => ApiError::new(Code::NotFound, format!("no design {id}")).into_response(),
-        Err(e) => storage(e).into_response(),
+    match authenticate(&state, &headers, Scope::DesignWrite).and_then(|(a, _)| ops::delete_design(&state, &a, &id)) {
+        Ok(_) => StatusCode::NO_CONTENT.into_response(),
+        Err(e) => e.into_response(),
     }
 }
 
-/// An upload as listed.
-fn upload_json(base: &str, u: &crate::store::Upload) -> Value {
-    json!({
-        "ref": format!("upload:{}", u.id),
-        "id": u.id,
-        "name": u.name,
-        "mimeType": u.mime_type,
-        "width": u.width,
-        "height": u.height,
-        "bytes": u.bytes,
-        "createdAt": service_kit::period::rfc3339_millis(u.created_at),
-        "previewUrl": format!("{base}/api/v1/uploads/{}/preview.png", u.id),
-    })
+/// A JSON answer or the problem document.
+fn answer(result: Result<Value, ApiError>) -> Response {
+    match result {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// A query string's parameters (the last of a repeated name wins).
+struct Query(Vec<(String, String)>);
+
+impl Query {
+    fn parse(query: Option<String>) -> Query {
+        Query(form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect())
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.0.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
 }
 
 /// Largest uploaded file, bytes.
@@ -178,7 +164,7 @@ pub const MAX_UPLOAD: usize = 4 * 1024 * 1024;
 
 /// The uploaded file and its name, from a multipart form (`file`, `name`) or a JSON body
 /// (`{name, mimeType, data}`, `data` base64 or a `data:` URL).
-async fn read_upload(request: Request) -> Result<(Vec<u8>, String), ApiError> {
+async fn read_upload(request: Request) -> Result<(Vec<u8>, Option<String>), ApiError> {
     use axum::extract::FromRequest;
     let too_large = || ApiError::new(Code::PayloadTooLarge, "the body is larger than 4.5 MB");
     let content_type =
@@ -225,33 +211,11 @@ async fn read_upload(request: Request) -> Result<(Vec<u8>, String), ApiError> {
         let v: Value = serde_json::from_slice(&bytes).map_err(|e| {
             ApiError::validation("body", format!("send multipart/form-data or JSON {{name, mimeType, data}}: {e}"))
         })?;
-        let data = v
-            .get("data")
-            .and_then(Value::as_str)
-            .ok_or_else(|| ApiError::validation("data", "`data` is the image in base64 or a data: URL"))?;
-        let encoded = match data.strip_prefix("data:") {
-            Some(rest) => rest
-                .split_once(";base64,")
-                .map(|(_, b)| b)
-                .ok_or_else(|| ApiError::validation("data", "a data: URL must be base64"))?,
-            None => data,
-        };
-        let bytes = covers_engine::image::unbase64(encoded)
-            .ok_or_else(|| ApiError::validation("data", "`data` is not base64"))?;
-        if let Some(m) = v.get("mimeType").and_then(Value::as_str) {
-            if !["image/png", "image/jpeg"].contains(&m) {
-                return Err(ApiError::validation("mimeType", "uploads are image/png or image/jpeg"));
-            }
-        }
-        (bytes, v.get("name").and_then(Value::as_str).map(str::to_owned))
+        ops::decode_upload_json(&v)?
     };
     if bytes.len() > MAX_UPLOAD {
         return Err(ApiError::validation("file", "uploads are at most 4 MB"));
     }
-    let name = name
-        .map(|n| n.trim().chars().take(120).collect::<String>())
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| "upload".to_owned());
     Ok((bytes, name))
 }
 
@@ -266,47 +230,7 @@ async fn upload(State(state): State<Arc<AppState>>, request: Request) -> Respons
         Ok(b) => b,
         Err(e) => return e.into_response(),
     };
-    let done = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
-        let limits = state.config.plan(account.plan);
-        let full = || {
-            ApiError::new(
-                Code::LibraryImageLimit,
-                format!(
-                    "the uploads library holds {} images; delete one to make room",
-                    limits.uploads_library.unwrap_or(0)
-                ),
-            )
-            .with("limit", limits.uploads_library)
-        };
-        if limits
-            .uploads_library
-            .is_some_and(|l| state.store.uploads_of(&account.id).map_or(0, |u| u.len() as u64) >= l)
-        {
-            return Err(full());
-        }
-        let cleaned = covers_engine::upload::clean(&bytes).map_err(|why| ApiError::validation("file", why))?;
-        take_quota(&state, &account, "uploads", limits.daily_uploads)?;
-        let io = |e: std::io::Error| ApiError::new(Code::Unavailable, format!("storing the file: {e}"));
-        let file = state.files.put(&cleaned.image.bytes).map_err(io)?;
-        let preview = state.files.put(&cleaned.preview.bytes).map_err(io)?;
-        let record = crate::store::Upload {
-            id: service_kit::keys::random_id("upl_"),
-            account_id: account.id.clone(),
-            name,
-            mime_type: cleaned.image.mime.to_owned(),
-            width: cleaned.image.width,
-            height: cleaned.image.height,
-            bytes: cleaned.image.bytes.len() as u64,
-            file,
-            preview,
-            created_at: service_kit::period::unix_now_millis(),
-        };
-        if !state.store.insert_upload(&record, limits.uploads_library).map_err(storage)? {
-            return Err(full());
-        }
-        Ok(upload_json(&state.observer.base_url, &record))
-    })
-    .await;
+    let done = tokio::task::spawn_blocking(move || ops::add_upload(&state, &account, &bytes, name)).await;
     match done.unwrap_or_else(|_| Err(ApiError::new(Code::Unavailable, "the upload failed"))) {
         Ok(v) => (StatusCode::CREATED, Json(v)).into_response(),
         Err(e) => e.into_response(),
@@ -319,41 +243,8 @@ async fn list_uploads(State(state): State<Arc<AppState>>, headers: HeaderMap, Ra
         Ok(a) => a,
         Err(e) => return e.into_response(),
     };
-    let uploads = match state.store.uploads_of(&account.id) {
-        Ok(u) => u,
-        Err(e) => return storage(e).into_response(),
-    };
-    let base = state.observer.base_url.clone();
-    page(query, &uploads, |u| u.id.as_str(), |u| upload_json(&base, u))
-}
-
-/// One page of a newest-first list: `limit` (1 to 100, default 20) items after `cursor` (the
-/// last id of the previous page); `{items, nextCursor}`, `nextCursor` `null` on the last page.
-fn page<T>(query: Option<String>, all: &[T], id: impl Fn(&T) -> &str, show: impl Fn(&T) -> Value) -> Response {
-    let params: Vec<(String, String)> =
-        form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
-    let get = |k: &str| params.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
-    let limit = match get("limit").map(str::parse::<usize>) {
-        None => 20,
-        Some(Ok(n)) if (1..=100).contains(&n) => n,
-        _ => return ApiError::validation("limit", "`limit` is 1 to 100").into_response(),
-    };
-    let start = match get("cursor") {
-        None => 0,
-        Some(c) => match all.iter().position(|x| id(x) == c) {
-            Some(i) => i + 1,
-            None => {
-                return ApiError::validation(
-                    "cursor",
-                    "unknown cursor (its item may have been deleted); start again without one",
-                )
-                .into_response()
-            }
-        },
-    };
-    let items: Vec<&T> = all.iter().skip(start).take(limit).collect();
-    let next = (start + items.len() < all.len()).then(|| items.last().map(|x| id(x).to_owned())).flatten();
-    Json(json!({ "items": items.iter().map(|x| show(x)).collect::<Vec<_>>(), "nextCursor": next })).into_response()
+    let q = Query::parse(query);
+    answer(ops::list_uploads(&state, &account, q.get("limit"), q.get("cursor")))
 }
 
 /// GET /api/v1/uploads/{id}/preview.png (scope `read`): the upload's preview.
@@ -375,21 +266,9 @@ async fn upload_preview(State(state): State<Arc<AppState>>, headers: HeaderMap, 
 /// DELETE /api/v1/uploads/{id} (scope `design:write`): 204; frees a library slot. Designs that
 /// use it keep their own copy.
 async fn delete_upload(State(state): State<Arc<AppState>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    let (account, _) = match authenticate(&state, &headers, Scope::DesignWrite) {
-        Ok(a) => a,
-        Err(e) => return e.into_response(),
-    };
-    match state.store.delete_upload(&account.id, &id) {
-        Ok(Some(u)) => {
-            for hash in [&u.file, &u.preview] {
-                if !state.store.file_in_use(hash).unwrap_or(true) {
-                    state.files.remove(hash);
-                }
-            }
-            StatusCode::NO_CONTENT.into_response()
-        }
-        Ok(None) => ApiError::new(Code::NotFound, format!("no upload {id}")).into_response(),
-        Err(e) => storage(e).into_response(),
+    match authenticate(&state, &headers, Scope::DesignWrite).and_then(|(a, _)| ops::delete_upload(&state, &a, &id)) {
+        Ok(()) => StatusCode::NO_CONTENT.into_response(),
+        Err(e) => e.into_response(),
     }
 }
 
@@ -502,30 +381,7 @@ async fn account(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Resp
         Ok(a) => a,
         Err(e) => return e.into_response(),
     };
-    let limits = state.config.plan(account.plan);
-    let now = service_kit::period::unix_now();
-    let (day, reset_in) = today(now);
-    let left = |kind: &str, limit: Option<u64>| -> serde_json::Value {
-        match limit {
-            None => serde_json::Value::Null,
-            Some(l) => l.saturating_sub(state.store.usage(&account.id, &day, kind).unwrap_or(0)).into(),
-        }
-    };
-    Json(json!({
-        "id": account.id,
-        "plan": account.plan,
-        "name": account.name,
-        "quotas": {
-            "composesLeft": left("composes", limits.daily_composes),
-            "uploadsLeft": left("uploads", limits.daily_uploads),
-            "exportsLeft": left("exports", limits.daily_exports),
-        },
-        "resetsAt": service_kit::period::rfc3339_millis((now + reset_in) * 1000),
-        "designs": { "count": state.store.designs_of(&account.id).map_or(0, |d| d.len()), "limit": limits.designs },
-        "uploads": { "count": state.store.uploads_of(&account.id).map_or(0, |u| u.len()), "limit": limits.uploads_library },
-        "outputs": limits.outputs,
-    }))
-    .into_response()
+    answer(Ok(ops::account_document(&state, &account)))
 }
 
 /// POST /admin/v1/command: the loopback admin endpoint, invisible (404) to anyone else.

@@ -271,3 +271,223 @@ pub fn export_status(state: &AppState, account: &Account, job_id: &str) -> Resul
     }
     Ok(v)
 }
+
+/// The account (`GET /api/v1/account`): plan, today's remaining quotas and when they reset,
+/// design and upload counts and limits, the outputs the plan exports. `null` is unlimited.
+pub fn account_document(state: &AppState, account: &Account) -> Value {
+    let limits = state.config.plan(account.plan);
+    let now = service_kit::period::unix_now();
+    let (day, reset_in) = today(now);
+    let left = |kind: &str, limit: Option<u64>| -> Value {
+        match limit {
+            None => Value::Null,
+            Some(l) => l.saturating_sub(state.store.usage(&account.id, &day, kind).unwrap_or(0)).into(),
+        }
+    };
+    json!({
+        "id": account.id,
+        "plan": account.plan,
+        "name": account.name,
+        "quotas": {
+            "composesLeft": left("composes", limits.daily_composes),
+            "uploadsLeft": left("uploads", limits.daily_uploads),
+            "exportsLeft": left("exports", limits.daily_exports),
+        },
+        "resetsAt": service_kit::period::rfc3339_millis((now + reset_in) * 1000),
+        "designs": { "count": state.store.designs_of(&account.id).map_or(0, |d| d.len()), "limit": limits.designs },
+        "uploads": { "count": state.store.uploads_of(&account.id).map_or(0, |u| u.len()), "limit": limits.uploads_library },
+        "outputs": limits.outputs,
+    })
+}
+
+/// One page of a newest-first list: `limit` (1 to 100, default 20) items after `cursor` (the
+/// last id of the previous page); `{items, nextCursor}`, `nextCursor` `null` on the last page.
+pub fn page<T>(
+    limit: Option<&str>,
+    cursor: Option<&str>,
+    all: &[T],
+    id: impl Fn(&T) -> &str,
+    show: impl Fn(&T) -> Value,
+) -> Result<Value, ApiError> {
+    let limit = match limit.map(str::parse::<usize>) {
+        None => 20,
+        Some(Ok(n)) if (1..=100).contains(&n) => n,
+        _ => return Err(ApiError::validation("limit", "`limit` is 1 to 100")),
+    };
+    let start = match cursor {
+        None => 0,
+        Some(c) => match all.iter().position(|x| id(x) == c) {
+            Some(i) => i + 1,
+            None => {
+                return Err(ApiError::validation(
+                    "cursor",
+                    "unknown cursor (its item may have been deleted); start again without one",
+                ))
+            }
+        },
+    };
+    let items: Vec<&T> = all.iter().skip(start).take(limit).collect();
+    let next = (start + items.len() < all.len()).then(|| items.last().map(|x| id(x).to_owned())).flatten();
+    Ok(json!({ "items": items.iter().map(|x| show(x)).collect::<Vec<_>>(), "nextCursor": next }))
+}
+
+/// The account's saved designs, newest first, one page (`GET /api/v1/designs`).
+pub fn list_designs(
+    state: &AppState,
+    account: &Account,
+    limit: Option<&str>,
+    cursor: Option<&str>,
+) -> Result<Value, ApiError> {
+    let designs = state.store.designs_of(&account.id).map_err(storage)?;
+    let base = &state.observer.base_url;
+    page(limit, cursor, &designs, |d| d.id.as_str(), |d| design_summary(base, d))
+}
+
+/// One of the account's designs with its stored intent (`GET /api/v1/designs/{id}`).
+pub fn get_design(state: &AppState, account: &Account, id: &str) -> Result<Value, ApiError> {
+    match state.store.design(id).map_err(storage)? {
+        Some(d) if d.account_id == account.id => {
+            let mut v = design_summary(&state.observer.base_url, &d);
+            v["intent"] = d.intent.clone();
+            Ok(v)
+        }
+        _ => Err(ApiError::new(Code::NotFound, format!("no design {id}"))),
+    }
+}
+
+/// Deletes one of the account's designs (`DELETE /api/v1/designs/{id}`); its image copies go
+/// with it when nothing else uses them.
+pub fn delete_design(state: &AppState, account: &Account, id: &str) -> Result<(), ApiError> {
+    let design = match state.store.design(id).map_err(storage)? {
+        Some(d) if d.account_id == account.id => d,
+        _ => return Err(ApiError::new(Code::NotFound, format!("no design {id}"))),
+    };
+    if !state.store.delete_design(&account.id, id).map_err(storage)? {
+        return Err(ApiError::new(Code::NotFound, format!("no design {id}")));
+    }
+    for image in design.images.values() {
+        if !state.store.file_in_use(&image.file).unwrap_or(true) {
+            state.files.remove(&image.file);
+        }
+    }
+    Ok(())
+}
+
+/// An upload as listed.
+pub fn upload_json(base: &str, u: &crate::store::Upload) -> Value {
+    json!({
+        "ref": format!("upload:{}", u.id),
+        "id": u.id,
+        "name": u.name,
+        "mimeType": u.mime_type,
+        "width": u.width,
+        "height": u.height,
+        "bytes": u.bytes,
+        "createdAt": service_kit::period::rfc3339_millis(u.created_at),
+        "previewUrl": format!("{base}/api/v1/uploads/{}/preview.png", u.id),
+    })
+}
+
+/// The image and name of a JSON upload `{name, mimeType, data}` (`data` base64 or a `data:`
+/// URL; `mimeType` optional, image/png or image/jpeg).
+pub fn decode_upload_json(v: &Value) -> Result<(Vec<u8>, Option<String>), ApiError> {
+    let data = v
+        .get("data")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ApiError::validation("data", "`data` is the image in base64 or a data: URL"))?;
+    let encoded = match data.strip_prefix("data:") {
+        Some(rest) => rest
+            .split_once(";base64,")
+            .map(|(_, b)| b)
+            .ok_or_else(|| ApiError::validation("data", "a data: URL must be base64"))?,
+        None => data,
+    };
+    let bytes =
+        covers_engine::image::unbase64(encoded).ok_or_else(|| ApiError::validation("data", "`data` is not base64"))?;
+    match v.get("mimeType") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(m)) if ["image/png", "image/jpeg"].contains(&m.as_str()) => {}
+        Some(_) => return Err(ApiError::validation("mimeType", "uploads are image/png or image/jpeg")),
+    }
+    match v.get("name") {
+        None | Some(Value::Null) => Ok((bytes, None)),
+        Some(Value::String(n)) => Ok((bytes, Some(n.clone()))),
+        Some(_) => Err(ApiError::validation("name", "`name` is a string")),
+    }
+}
+
+/// Puts an image in the account's uploads library (`POST /api/v1/uploads`): checked, decoded
+/// under limits and written again without metadata, with a preview. `LIBRARY_IMAGE_LIMIT` when
+/// the library is full; counts one of the day's uploads. Answers the upload as listed.
+pub fn add_upload(state: &AppState, account: &Account, bytes: &[u8], name: Option<String>) -> Result<Value, ApiError> {
+    if bytes.len() > crate::keyed::MAX_UPLOAD {
+        return Err(ApiError::validation("file", "uploads are at most 4 MB"));
+    }
+    let name = name
+        .map(|n| n.trim().chars().take(120).collect::<String>())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "upload".to_owned());
+    let limits = state.config.plan(account.plan);
+    let full = || {
+        ApiError::new(
+            Code::LibraryImageLimit,
+            format!(
+                "the uploads library holds {} images; delete one to make room",
+                limits.uploads_library.unwrap_or(0)
+            ),
+        )
+        .with("limit", limits.uploads_library)
+    };
+    if limits.uploads_library.is_some_and(|l| state.store.uploads_of(&account.id).map_or(0, |u| u.len() as u64) >= l) {
+        return Err(full());
+    }
+    let cleaned = covers_engine::upload::clean(bytes).map_err(|why| ApiError::validation("file", why))?;
+    take_quota(state, account, "uploads", limits.daily_uploads)?;
+    let io = |e: std::io::Error| ApiError::new(Code::Unavailable, format!("storing the file: {e}"));
+    let file = state.files.put(&cleaned.image.bytes).map_err(io)?;
+    let preview = state.files.put(&cleaned.preview.bytes).map_err(io)?;
+    let record = crate::store::Upload {
+        id: service_kit::keys::random_id("upl_"),
+        account_id: account.id.clone(),
+        name,
+        mime_type: cleaned.image.mime.to_owned(),
+        width: cleaned.image.width,
+        height: cleaned.image.height,
+        bytes: cleaned.image.bytes.len() as u64,
+        file,
+        preview,
+        created_at: service_kit::period::unix_now_millis(),
+    };
+    if !state.store.insert_upload(&record, limits.uploads_library).map_err(storage)? {
+        return Err(full());
+    }
+    Ok(upload_json(&state.observer.base_url, &record))
+}
+
+/// The account's uploads, newest first, one page (`GET /api/v1/uploads`).
+pub fn list_uploads(
+    state: &AppState,
+    account: &Account,
+    limit: Option<&str>,
+    cursor: Option<&str>,
+) -> Result<Value, ApiError> {
+    let uploads = state.store.uploads_of(&account.id).map_err(storage)?;
+    let base = &state.observer.base_url;
+    page(limit, cursor, &uploads, |u| u.id.as_str(), |u| upload_json(base, u))
+}
+
+/// Deletes one of the account's uploads (`DELETE /api/v1/uploads/{id}`), freeing a library
+/// slot; designs that use it keep their own copies.
+pub fn delete_upload(state: &AppState, account: &Account, id: &str) -> Result<(), ApiError> {
+    match state.store.delete_upload(&account.id, id).map_err(storage)? {
+        Some(u) => {
+            for hash in [&u.file, &u.preview] {
+                if !state.store.file_in_use(hash).unwrap_or(true) {
+                    state.files.remove(hash);
+                }
+            }
+            Ok(())
+        }
+        None => Err(ApiError::new(Code::NotFound, format!("no upload {id}"))),
+    }
+}
