@@ -286,6 +286,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/account/keys", axum::routing::post(crate::signin::create_key))
         .route("/account/keys/{id}/revoke", axum::routing::post(crate::signin::revoke_key))
         .merge(crate::keyed::routes())
+        .merge(crate::oauth::routes())
+        .merge(crate::mcp::routes(state.clone()))
         .route(service_kit::admin::ADMIN_PATH, axum::routing::post(crate::keyed::admin))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(state.observer.clone(), observe))

@@ -15,6 +15,11 @@
 //!
 //! [content.musicbrainz]         # off unless this table is present
 //! contact = "admin@example.org" # MusicBrainz asks for a contact in the User-Agent
+//!
+//! [oauth]                       # the MCP connector's sign-in
+//! code_seconds = 60
+//! access_token_seconds = 3600
+//! refresh_token_seconds = 2592000
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -37,6 +42,9 @@ pub struct Config {
     /// Export jobs.
     #[serde(default)]
     pub exports: Exports,
+    /// The built-in OAuth authorization server of the MCP connector.
+    #[serde(default)]
+    pub oauth: OAuth,
     /// Plan numbers, by plan name (`[plans.free]`, …); each key overrides one default.
     #[serde(default)]
     pub plans: std::collections::BTreeMap<String, PlanOverride>,
@@ -75,6 +83,32 @@ pub struct Exports {
 impl Default for Exports {
     fn default() -> Self {
         Exports { workers: 1, link_lifetime_seconds: 3600, file_lifetime_seconds: 86_400, clean_every_seconds: 60 }
+    }
+}
+
+/// `[oauth]`: lifetimes of the MCP connector's OAuth codes and tokens.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OAuth {
+    /// Authorization codes, seconds.
+    pub code_seconds: u64,
+    /// Access tokens, seconds.
+    pub access_token_seconds: u64,
+    /// Refresh tokens, seconds (each refresh issues a new one).
+    pub refresh_token_seconds: u64,
+    /// Accept client metadata documents (CIMD) at `http://` loopback addresses as well as
+    /// `https://` ones: for tests and local development only.
+    pub allow_http_client_metadata: bool,
+}
+
+impl Default for OAuth {
+    fn default() -> Self {
+        OAuth {
+            code_seconds: 60,
+            access_token_seconds: 3600,
+            refresh_token_seconds: 30 * 86_400,
+            allow_http_client_metadata: false,
+        }
     }
 }
 

@@ -55,6 +55,20 @@ async fn cors(request: Request, next: Next) -> Response {
     response
 }
 
+/// The account and key of an API key's secret: `None` when it is malformed, unknown or
+/// revoked (OAuth access tokens are not keys: the REST routes are not their audience).
+pub fn key_owner(state: &AppState, secret: &str) -> Result<Option<(Account, ApiKey)>, ApiError> {
+    if !KEY_FORMAT.well_formed(secret) {
+        return Ok(None);
+    }
+    let digest = hash(secret);
+    let Some(key) = state.store.key_by_hash(&digest).map_err(storage)? else { return Ok(None) };
+    if !same_secret(&key.hash, &digest) || key.revoked_at.is_some() {
+        return Ok(None);
+    }
+    Ok(state.store.account(&key.account_id).map_err(storage)?.map(|a| (a, key)))
+}
+
 /// The caller's account and key, if the request carries a valid key with `scope`.
 pub fn authenticate(state: &AppState, headers: &HeaderMap, scope: Scope) -> Result<(Account, ApiKey), ApiError> {
     let required = || {
@@ -72,16 +86,7 @@ pub fn authenticate(state: &AppState, headers: &HeaderMap, scope: Scope) -> Resu
         .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
         .map(str::trim)
         .ok_or_else(required)?;
-    if !KEY_FORMAT.well_formed(secret) {
-        return Err(invalid());
-    }
-    let digest = hash(secret);
-    let storage = |e: service_kit::db::DbError| ApiError::new(Code::Unavailable, format!("storage: {e}"));
-    let key = state.store.key_by_hash(&digest).map_err(storage)?.ok_or_else(invalid)?;
-    if !same_secret(&key.hash, &digest) || key.revoked_at.is_some() {
-        return Err(invalid());
-    }
-    let account = state.store.account(&key.account_id).map_err(storage)?.ok_or_else(invalid)?;
+    let (account, key) = key_owner(state, secret)?.ok_or_else(invalid)?;
     if !key.scopes.contains(&scope) {
         return Err(ApiError::new(Code::ForbiddenScope, format!("this key lacks the `{}` scope", scope.name()))
             .with("requiredScope", scope.name()));
@@ -312,10 +317,10 @@ async fn export(
     response
 }
 
-/// GET /api/v1/exports/{jobId} (scope `read`): the job; when done, `file` with a signed `url`
+/// GET /api/v1/exports/{jobId} (scope `export`, as the contract's routes table has it): the job; when done, `file` with a signed `url`
 /// valid for an hour.
 async fn export_job(State(state): State<Arc<AppState>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    let (account, _) = match authenticate(&state, &headers, Scope::Read) {
+    let (account, _) = match authenticate(&state, &headers, Scope::Export) {
         Ok(a) => a,
         Err(e) => return e.into_response(),
     };

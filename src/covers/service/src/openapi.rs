@@ -153,7 +153,7 @@ pub fn document(base: &str) -> Value {
             "responses": responses(("202", json!({ "description": "Queued.", "headers": { "Location": { "schema": { "type": "string" }, "required": true } },
                 "content": { "application/json": { "schema": { "type": "object", "required": ["jobId", "status"], "properties": { "jobId": { "type": "string" }, "status": { "const": "queued" } } } } } })), &[400, 401, 402, 403, 404, 413, 429]) }), "export") },
         "/api/v1/exports/{id}": { "get": keyed(json!({ "operationId": "getExport", "summary": "An export job; when done, its file with a signed one-hour link.", "description": "",
-            "parameters": [path_param("id", "The job id.")], "responses": responses(("200", json_ok("The job.", job)), &[401, 403, 404]) }), "read") },
+            "parameters": [path_param("id", "The job id.")], "responses": responses(("200", json_ok("The job.", job)), &[401, 403, 404]) }), "export") },
         "/api/v1/exports/{id}/file": { "get": { "operationId": "downloadExport", "summary": "The export's file, by signed link.", "description": "No key: the link (expires, sig) is the credential.",
             "parameters": [path_param("id", "The job id."), query("expires", "Unix seconds.", json!({ "type": "integer" })), query("sig", "The signature.", json!({ "type": "string" }))],
             "responses": responses(("200", json!({ "description": "The file.", "content": { "image/png": { "schema": { "type": "string", "format": "binary" } }, "application/pdf": { "schema": { "type": "string", "format": "binary" } } } })), &[403, 404, 410]) } },

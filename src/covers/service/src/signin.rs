@@ -52,7 +52,7 @@ pub fn new_token() -> String {
     random_alphanumeric(43)
 }
 
-fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
 }
 
@@ -72,7 +72,7 @@ fn set_cookie(state: &AppState, name: &str, value: &str, max_age: u64) -> String
     format!("{name}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}")
 }
 
-fn page(status: StatusCode, title: &str, body: &str, cookies: &[String]) -> Response {
+pub(crate) fn page(status: StatusCode, title: &str, body: &str, cookies: &[String]) -> Response {
     let html = format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{t} · Covers</title><link rel=\"icon\" href=\"data:,\"><style>body{{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}}label{{display:block;margin:.5rem 0}}input[type=email],input[type=password]{{width:100%;font:inherit}}table{{border-collapse:collapse;width:100%}}td,th{{text-align:left;padding:.25rem .5rem;border-bottom:1px solid #8884}}.notice{{background:#8882;padding:.5rem 1rem;border-radius:6px}}code{{word-break:break-all}}</style></head><body><h1>{t}</h1>{body}</body></html>",
         t = esc(title)
@@ -93,7 +93,7 @@ fn page(status: StatusCode, title: &str, body: &str, cookies: &[String]) -> Resp
     response
 }
 
-fn redirect(to: &str, cookies: &[String]) -> Response {
+pub(crate) fn redirect(to: &str, cookies: &[String]) -> Response {
     let mut response = StatusCode::SEE_OTHER.into_response();
     let h = response.headers_mut();
     if let Ok(v) = HeaderValue::from_str(to) {
@@ -133,12 +133,12 @@ fn start_session(state: &AppState, account: &str) -> Option<String> {
     Some(set_cookie(state, SESSION_COOKIE, &token, lifetime))
 }
 
-async fn form(body: Body) -> Option<Vec<(String, String)>> {
+pub(crate) async fn form(body: Body) -> Option<Vec<(String, String)>> {
     let bytes = axum::body::to_bytes(body, 16 * 1024).await.ok()?;
     Some(form_urlencoded::parse(&bytes).into_owned().collect())
 }
 
-fn field<'a>(form: &'a [(String, String)], name: &str) -> &'a str {
+pub(crate) fn field<'a>(form: &'a [(String, String)], name: &str) -> &'a str {
     form.iter().rev().find(|(k, _)| k == name).map_or("", |(_, v)| v.as_str())
 }
 
@@ -148,7 +148,7 @@ fn local_path(next: &str) -> &str {
     let local = next.starts_with('/')
         && !next.starts_with("//")
         && !next.contains('\\')
-        && next.len() <= 200
+        && next.len() <= 4096
         && next.bytes().all(|b| b.is_ascii_graphic());
     if local {
         next
@@ -173,7 +173,7 @@ pub fn designer_session(state: &AppState, headers: &HeaderMap, csrf: bool) -> Re
     Ok((account, ticket))
 }
 
-fn forbidden() -> Response {
+pub(crate) fn forbidden() -> Response {
     page(StatusCode::FORBIDDEN, "Refused", "<p>The form's security token is missing or wrong; nothing was changed. <a href=\"/signin\">Sign in again</a>.</p>", &[])
 }
 
@@ -307,6 +307,7 @@ fn render_account(state: &AppState, account: &Account, ticket: &Ticket, notice: 
          <h2>Uploads</h2><table><tr><th>Name</th><th>Size</th></tr>{upload_rows}</table>\
          <h2>API keys</h2><table><tr><th>Key</th><th>Scopes</th><th></th></tr>{key_rows}</table>\
          <form method=\"post\" action=\"/account/keys\"><input type=\"hidden\" name=\"csrf\" value=\"{csrf}\">{scope_boxes}<button>Create a key</button></form>\
+         <h2>Connected apps</h2>{apps}\
          <h2>Session</h2><form method=\"post\" action=\"/signout\"><input type=\"hidden\" name=\"csrf\" value=\"{csrf}\"><button>Sign out</button></form>",
         notice = notice.unwrap_or_default(),
         plan = account.plan.name(),
@@ -315,6 +316,7 @@ fn render_account(state: &AppState, account: &Account, ticket: &Ticket, notice: 
         uc = uploads.len(),
         ul = limit(limits.uploads_library),
         outputs = limits.outputs.join(", "),
+        apps = crate::oauth::connected_apps(state, &account.id, csrf),
     );
     page(StatusCode::OK, &format!("Account {}", account.name.as_deref().unwrap_or(&account.id)), &body, &[])
 }

@@ -135,6 +135,11 @@ fn backend(e: impl std::fmt::Display) -> DbError {
 }
 
 impl Store {
+    /// The database, for the store's other modules (`crate::oauth_store`).
+    pub(crate) fn db(&self) -> &Database {
+        &self.db
+    }
+
     /// Opens (or creates) the database file.
     pub fn open(path: &Path) -> Result<Store, DbError> {
         let db = service_kit::db::open(path, "covers", |t| {
@@ -147,6 +152,10 @@ impl Store {
             t.create(JOBS)?;
             t.create(PASSWORDS)?;
             t.create(TICKETS)?;
+            t.create(crate::oauth_store::CLIENTS)?;
+            t.create(crate::oauth_store::CODES)?;
+            t.create(crate::oauth_store::TOKENS)?;
+            t.create(crate::oauth_store::GRANTS)?;
             t.create(USAGE)
         })?;
         Ok(Store { db })
@@ -439,7 +448,7 @@ impl Store {
     }
 
     /// Every record of a JSON table that `keep` accepts.
-    fn all_of<T: serde::de::DeserializeOwned>(
+    pub(crate) fn all_of<T: serde::de::DeserializeOwned>(
         &self,
         table: TableDefinition<&str, &[u8]>,
         keep: impl Fn(&T) -> bool,
@@ -488,7 +497,7 @@ impl Store {
         Ok(true)
     }
 
-    fn put_json<T: serde::Serialize>(
+    pub(crate) fn put_json<T: serde::Serialize>(
         &self,
         table: TableDefinition<&str, &[u8]>,
         id: &str,
@@ -500,7 +509,7 @@ impl Store {
         txn.commit().map_err(backend)
     }
 
-    fn get_json<T: serde::de::DeserializeOwned>(
+    pub(crate) fn get_json<T: serde::de::DeserializeOwned>(
         &self,
         table: TableDefinition<&str, &[u8]>,
         id: &str,
