@@ -455,3 +455,30 @@ pub fn browser_tools() -> PathBuf {
     }
     dir
 }
+
+/// The official MCP Python SDK, pinned (PyPI `mcp==2.3.0`), in a virtual environment under
+/// `$CROSSWORD_CI_CACHE/mcp-VERSION` (default `~/.cache/crossword-ci`), created once. Returns its
+/// `python`.
+pub fn mcp_python() -> PathBuf {
+    const VERSION: &str = "2.3.0";
+    let cache = std::env::var_os("CROSSWORD_CI_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/crossword-ci"));
+    let venv = cache.join(format!("mcp-{VERSION}"));
+    let python = venv.join("bin/python");
+    let ready = Command::new(&python)
+        .args(["-c", &format!("import mcp, importlib.metadata as m; assert m.version('mcp') == '{VERSION}'")])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ready {
+        std::fs::create_dir_all(&cache).unwrap();
+        let made = Command::new("python3").arg("-m").arg("venv").arg(&venv).status().is_ok_and(|s| s.success());
+        assert!(made, "python3 -m venv failed (Debian: apt-get install python3-venv)");
+        let ok = Command::new(venv.join("bin/pip"))
+            .args(["install", "--quiet", &format!("mcp=={VERSION}")])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "pip install mcp=={VERSION} failed");
+    }
+    python
+}

@@ -477,7 +477,21 @@ async fn authorize(State(state): State<Arc<AppState>>, headers: HeaderMap, RawQu
         csrf = esc(&ticket.csrf),
         request = esc(&query),
     );
-    page(StatusCode::OK, "Connect an app", &body, &[])
+    let mut response = page(StatusCode::OK, "Connect an app", &body, &[]);
+    // The approval form posts here and is answered with a redirect to the app, which
+    // `form-action` also governs: allow exactly the app's registered origin.
+    let origin = req
+        .redirect_uri
+        .split_once("://")
+        .map(|(scheme, rest)| format!("{scheme}://{}", rest.split(['/', '?']).next().unwrap_or("")));
+    let csp = format!(
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self' {}; base-uri 'none'; frame-ancestors 'none'",
+        origin.unwrap_or_default()
+    );
+    if let Ok(v) = HeaderValue::from_str(&csp) {
+        response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, v);
+    }
+    response
 }
 
 /// POST /oauth/authorize: the approval page's answer (session and CSRF token required).

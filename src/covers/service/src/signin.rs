@@ -216,7 +216,21 @@ pub async fn signin(State(state): State<Arc<AppState>>, headers: HeaderMap, body
     .ok()
     .flatten();
     match account.and_then(|a| start_session(&state, &a.id)) {
-        Some(cookie) => redirect(local_path(field(&form, "next")), &[cookie]),
+        Some(cookie) => {
+            let next = local_path(field(&form, "next"));
+            if next.starts_with("/oauth/") {
+                // The authorization may send the browser straight on to the app; a redirect
+                // chain from this form would be held to this page's `form-action 'self'`, so
+                // the next page is a fresh navigation instead.
+                let body = format!(
+                    "<p>Signed in. <a id=\"continue\" href=\"{0}\">Continue</a></p><meta http-equiv=\"refresh\" content=\"0;url={0}\">",
+                    esc(next)
+                );
+                page(StatusCode::OK, "Signed in", &body, &[cookie])
+            } else {
+                redirect(next, &[cookie])
+            }
+        }
         None => page(
             StatusCode::UNAUTHORIZED,
             "Sign in",
