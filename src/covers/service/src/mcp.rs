@@ -805,3 +805,57 @@ async fn gate(State(state): State<Arc<AppState>>, request: Request, next: Next) 
     }
     next.run(Request::from_parts(parts, body)).await
 }
+
+/// The tool table of `docs/covers/mcp.md`, generated from [`TOOLS`] (a test keeps the document
+/// in step with the code).
+pub fn tools_markdown() -> String {
+    let mut out = String::from("| Tool | Scope | HTTP twin | What it does |\n|---|---|---|---|\n");
+    for t in &TOOLS {
+        let scope = t.scope.map_or("none (signed out)".to_owned(), |s| format!("`{}`", s.name()));
+        out.push_str(&format!("| `{}` | {scope} | `{}` | {} |\n", t.name, t.twin, t.description.replace('|', "\\|")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_schemas_and_the_document_lists_them() {
+        for t in &TOOLS {
+            let input = (t.input)();
+            let output = (t.output)();
+            assert_eq!(input["type"], "object", "{}", t.name);
+            assert_eq!(output["type"], "object", "{}", t.name);
+            let required: Vec<&str> = output["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+            assert!(required.contains(&"applied") && required.contains(&"unsupported"), "{}", t.name);
+        }
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../docs/covers/mcp.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        let (begin, end) = ("<!-- tools:begin -->\n", "<!-- tools:end -->");
+        let start = doc.find(begin).expect("the tools markers") + begin.len();
+        let stop = doc.find(end).expect("the tools markers");
+        if std::env::var_os("UPDATE_DOCS").is_some() {
+            let updated = format!("{}{}{}", &doc[..start], tools_markdown(), &doc[stop..]);
+            std::fs::write(path, updated).unwrap();
+        } else {
+            assert_eq!(
+                &doc[start..stop],
+                tools_markdown(),
+                "docs/covers/mcp.md is behind the code: UPDATE_DOCS=1 cargo test -p covers-service"
+            );
+        }
+    }
+
+    #[test]
+    fn the_base_url_gives_hosts_and_origin() {
+        let (hosts, origin) = host_and_origin("https://covers.example.org");
+        assert_eq!((hosts, origin.as_str()), (vec!["covers.example.org".to_owned()], "https://covers.example.org"));
+        let (hosts, origin) = host_and_origin("http://127.0.0.1:8080");
+        assert_eq!(
+            (hosts, origin.as_str()),
+            (vec!["127.0.0.1:8080".to_owned(), "127.0.0.1".to_owned()], "http://127.0.0.1:8080")
+        );
+    }
+}
