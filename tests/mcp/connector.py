@@ -113,12 +113,13 @@ async def tools_checks():
             await s.call("describe_format", {"slug": "nope"}, expect_error="NOT_FOUND")
             await s.call("compose_design", {"format": "dvd-cover", "decals": [{"id": "stickers/none"}]}, expect_error="UNKNOWN_DECAL")
             check(s.called >= set(SIGNED_OUT), f"[{mode}] every signed-out tool was called")
-            try:
-                await client.call_tool("get_account", {})
-                raised = None
-            except Exception as e:  # the SDK turns the HTTP 401 challenge into an error
-                raised = e
-            check(raised is not None, f"[{mode}] get_account signed out is refused")
+            refused = []
+            for name in EXPECTED_TOOLS[6:]:
+                try:
+                    await client.call_tool(name, {})
+                except Exception:  # the SDK turns the HTTP 401 challenge into an error
+                    refused.append(name)
+            check(refused == EXPECTED_TOOLS[6:], f"[{mode}] each of the 10 account tools called signed out is refused")
         async with httpx2.AsyncClient() as http:
             r = await http.post(MCP, json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "save_design", "arguments": {}}},
                                 headers={"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"})

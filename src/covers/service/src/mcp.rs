@@ -663,12 +663,12 @@ impl ServerHandler for Connector {
 /// Streamable HTTP service.
 pub fn routes(state: Arc<AppState>) -> axum::Router<Arc<AppState>> {
     let base = state.observer.base_url.clone();
-    let (hosts, origin) = host_and_origin(&base);
+    let (hosts, origins) = host_and_origin(&base);
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_json_response(true)
         .with_allowed_hosts(hosts)
-        .with_allowed_origins([origin])
+        .with_allowed_origins(origins)
         .with_max_request_body_bytes(crate::designs::MAX_BODY);
     let factory_state = state.clone();
     let service = StreamableHttpService::new(
@@ -679,21 +679,32 @@ pub fn routes(state: Arc<AppState>) -> axum::Router<Arc<AppState>> {
     axum::Router::new().route_service(PATH, service).layer(axum::middleware::from_fn_with_state(state, gate))
 }
 
-/// The hosts (`host` and `host:port`) and the origin the public base URL allows.
-fn host_and_origin(base: &str) -> (Vec<String>, String) {
-    let rest = base.split_once("://").map_or(base, |(_, r)| r);
+/// The hosts (`host` and `host:port`) and the origins the public base URL allows. A server
+/// listening on every address without a public base URL (`http://0.0.0.0:PORT`) also answers
+/// its loopback names; behind a proxy, set `public_base_url`.
+fn host_and_origin(base: &str) -> (Vec<String>, Vec<String>) {
+    let (scheme, rest) = base.split_once("://").unwrap_or(("http", base));
     let authority = rest.split('/').next().unwrap_or(rest).to_owned();
-    let host = match authority.rsplit_once(':') {
-        Some((h, p)) if p.bytes().all(|b| b.is_ascii_digit()) && !h.is_empty() => h.to_owned(),
-        _ => authority.clone(),
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((h, p)) if p.bytes().all(|b| b.is_ascii_digit()) && !h.is_empty() && !h.ends_with(':') => {
+            (h.to_owned(), Some(p.to_owned()))
+        }
+        _ => (authority.clone(), None),
     };
-    let scheme = base.split_once("://").map_or("http", |(s, _)| s);
-    let origin = format!("{scheme}://{authority}");
     let mut hosts = vec![authority.clone()];
-    if host != authority {
+    let mut origins = vec![format!("{scheme}://{authority}")];
+    if port.is_some() {
         hosts.push(host.trim_matches(['[', ']']).to_owned());
     }
-    (hosts, origin)
+    if ["0.0.0.0", "[::]"].contains(&host.as_str()) {
+        for name in ["localhost", "127.0.0.1", "[::1]"] {
+            let with_port = port.as_ref().map_or(name.to_owned(), |p| format!("{name}:{p}"));
+            hosts.push(with_port.clone());
+            hosts.push(name.trim_matches(['[', ']']).to_owned());
+            origins.push(format!("{scheme}://{with_port}"));
+        }
+    }
+    (hosts, origins)
 }
 
 /// The protected-resource metadata address for `/mcp` (RFC 9728, path-suffixed form).
@@ -850,12 +861,14 @@ mod tests {
 
     #[test]
     fn the_base_url_gives_hosts_and_origin() {
-        let (hosts, origin) = host_and_origin("https://covers.example.org");
-        assert_eq!((hosts, origin.as_str()), (vec!["covers.example.org".to_owned()], "https://covers.example.org"));
-        let (hosts, origin) = host_and_origin("http://127.0.0.1:8080");
-        assert_eq!(
-            (hosts, origin.as_str()),
-            (vec!["127.0.0.1:8080".to_owned(), "127.0.0.1".to_owned()], "http://127.0.0.1:8080")
-        );
+        let (hosts, origins) = host_and_origin("https://covers.example.org");
+        assert_eq!(hosts, ["covers.example.org"]);
+        assert_eq!(origins, ["https://covers.example.org"]);
+        let (hosts, origins) = host_and_origin("http://127.0.0.1:8080");
+        assert_eq!(hosts, ["127.0.0.1:8080", "127.0.0.1"]);
+        assert_eq!(origins, ["http://127.0.0.1:8080"]);
+        let (hosts, origins) = host_and_origin("http://0.0.0.0:8080");
+        assert!(hosts.contains(&"localhost:8080".to_owned()) && hosts.contains(&"::1".to_owned()));
+        assert!(origins.contains(&"http://localhost:8080".to_owned()));
     }
 }
