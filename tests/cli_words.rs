@@ -108,3 +108,77 @@ fn catalan_greek_bulgarian_and_finnish_search_and_fill() {
         assert!(stdout.starts_with(&rows) || stdout.starts_with(&columns), "{code}: {stdout}");
     }
 }
+
+/// `crossword fill --wordlist` keeps the list's index in the cache directory: built on the
+/// first run, mapped on the next, built again for a changed list or another language, rebuilt
+/// when the cached file is damaged, and whole when two processes build it at once.
+#[test]
+fn wordlist_indexes_are_cached_by_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let cache = d.join("cache");
+    let grid = d.join("square.grid");
+    std::fs::write(&grid, "...\n...\n...\n").unwrap();
+    let list = d.join("mine.dict");
+    std::fs::write(&list, "CAT;90\nAGE;80\nTEN;80\nCAT;90\nCAT;85\nATE;70\nGEN;60\nTAN;55\nEGG;50\n").unwrap();
+    let run = |lang: &str| -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_crossword"))
+            .args(["fill", grid.to_str().unwrap(), "--json", "--lang", lang, "--max-time", "5", "--wordlist"])
+            .arg(&list)
+            .arg("--cache-dir")
+            .arg(&cache)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let cached_files = || -> Vec<std::path::PathBuf> {
+        let mut files: Vec<_> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        files
+    };
+    assert_eq!(run("en")["stats"]["listCache"], "built");
+    let second = run("en");
+    assert_eq!(second["stats"]["listCache"], "hit");
+    assert_eq!(second["grid"], run("en")["grid"], "the cached index fills the same way");
+    assert_eq!(cached_files().len(), 1);
+    // Another language or a changed list: another file.
+    assert_eq!(run("fr")["stats"]["listCache"], "built");
+    std::fs::write(&list, "CAT;90\nAGE;80\nTEN;80\nATE;70\nGEN;60\nTAN;55\nEGG;50\nNAG;40\n").unwrap();
+    assert_eq!(run("en")["stats"]["listCache"], "built");
+    assert_eq!(run("en")["stats"]["listCache"], "hit");
+    assert_eq!(cached_files().len(), 3);
+    // A damaged file (a flipped byte, then a truncation) is rejected and rebuilt.
+    let newest = cached_files().into_iter().max_by_key(|p| std::fs::metadata(p).unwrap().modified().unwrap()).unwrap();
+    let mut bytes = std::fs::read(&newest).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&newest, &bytes).unwrap();
+    assert_eq!(run("en")["stats"]["listCache"], "rebuilt");
+    std::fs::write(&newest, &bytes[..bytes.len() / 3]).unwrap();
+    assert_eq!(run("en")["stats"]["listCache"], "rebuilt");
+    assert_eq!(run("en")["stats"]["listCache"], "hit");
+    // Two processes building the same new list at once both succeed and leave one whole file.
+    std::fs::write(&list, "CAT;90\nAGE;80\nTEN;80\nATE;70\nGEN;60\nTAN;55\nEGG;50\nNAG;40\nNET;30\n").unwrap();
+    let spawn = || {
+        Command::new(env!("CARGO_BIN_EXE_crossword"))
+            .args(["fill", grid.to_str().unwrap(), "--json", "--max-time", "5", "--wordlist"])
+            .arg(&list)
+            .arg("--cache-dir")
+            .arg(&cache)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (spawn(), spawn());
+    for child in [a, b] {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(["built", "hit"].contains(&v["stats"]["listCache"].as_str().unwrap()), "{v}");
+    }
+    assert_eq!(run("en")["stats"]["listCache"], "hit");
+    let files = cached_files();
+    assert_eq!(files.len(), 4, "one file per list and language, no temporary files left: {files:?}");
+    assert!(files.iter().all(|f| f.extension().is_some_and(|e| e == "cwi")));
+}

@@ -65,7 +65,44 @@ impl KeyFormat {
 
 /// SHA-256 of a key, lower-case hex.
 pub fn hash(secret: &str) -> String {
-    Sha256::digest(secret.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digest = Sha256::digest(secret.as_bytes());
+    let mut out = String::with_capacity(64);
+    for b in digest {
+        out.push(HEX[(b >> 4) as usize] as char);
+        out.push(HEX[(b & 15) as usize] as char);
+    }
+    out
+}
+
+/// A request id: 16 alphanumeric characters from a per-thread generator seeded once from the
+/// operating system. Unique enough to find a request in the logs, cheap enough for every
+/// request (no system call); never use it for secrets ([`random_alphanumeric`] is for those).
+pub fn request_id() -> String {
+    use std::cell::Cell;
+    thread_local! {
+        static STATE: Cell<u64> = Cell::new({
+            let mut seed = [0u8; 8];
+            getrandom::fill(&mut seed).expect("the operating system's random generator failed");
+            u64::from_le_bytes(seed) | 1
+        });
+    }
+    STATE.with(|state| {
+        let mut out = String::with_capacity(16);
+        while out.len() < 16 {
+            // wyrand: one multiply per 64 bits, eight characters from each.
+            let s = state.get().wrapping_add(0xa076_1d64_78bd_642f);
+            state.set(s);
+            let t = u128::from(s) * u128::from(s ^ 0xe703_7ed1_a0b4_28db);
+            let mut r = ((t >> 64) as u64) ^ (t as u64);
+            for _ in 0..8 {
+                out.push(ALPHABET[(r % 62) as usize] as char);
+                r /= 62;
+            }
+        }
+        out.truncate(16);
+        out
+    })
 }
 
 /// Constant-time equality of two strings (hashes, secrets).

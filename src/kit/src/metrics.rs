@@ -17,20 +17,34 @@ struct Histogram {
     sum: f64,
 }
 
-/// Request counters and latency histograms.
+/// One route's figures: requests by status and the latency histogram.
+#[derive(Default)]
+struct RouteFigures {
+    by_status: Vec<(u16, u64)>,
+    latency: Histogram,
+}
+
+/// Request counters and latency histograms: one map under one lock, looked up by the route's
+/// text without allocating (a route's key is made once, the first time it is seen).
 #[derive(Default)]
 pub struct RequestMetrics {
-    requests: Mutex<AHashMap<(String, u16), u64>>,
-    latency: Mutex<AHashMap<String, Histogram>>,
+    routes: Mutex<AHashMap<Box<str>, RouteFigures>>,
 }
 
 impl RequestMetrics {
     /// Records one finished request.
     pub fn observe(&self, route: &str, status: u16, elapsed: Duration) {
-        *self.requests.lock().entry((route.to_owned(), status)).or_default() += 1;
         let seconds = elapsed.as_secs_f64();
-        let mut latency = self.latency.lock();
-        let h = latency.entry(route.to_owned()).or_default();
+        let mut routes = self.routes.lock();
+        let figures = match routes.get_mut(route) {
+            Some(f) => f,
+            None => routes.entry(route.into()).or_default(),
+        };
+        match figures.by_status.iter_mut().find(|(s, _)| *s == status) {
+            Some((_, n)) => *n += 1,
+            None => figures.by_status.push((status, 1)),
+        }
+        let h = &mut figures.latency;
         for (count, bound) in h.counts.iter_mut().zip(BUCKETS) {
             if seconds <= bound {
                 *count += 1;
@@ -47,20 +61,22 @@ impl RequestMetrics {
             out,
             "# HELP {prefix}_requests_total HTTP requests by route and status.\n# TYPE {prefix}_requests_total counter\n"
         );
-        let mut requests: Vec<_> = self.requests.lock().iter().map(|(k, v)| (k.clone(), *v)).collect();
-        requests.sort();
-        for ((route, status), n) in requests {
-            let _ = writeln!(out, "{prefix}_requests_total{{route=\"{route}\",status=\"{status}\"}} {n}");
+        let routes = self.routes.lock();
+        let mut names: Vec<&Box<str>> = routes.keys().collect();
+        names.sort();
+        for route in &names {
+            let mut statuses = routes[*route].by_status.clone();
+            statuses.sort_unstable();
+            for (status, n) in statuses {
+                let _ = writeln!(out, "{prefix}_requests_total{{route=\"{route}\",status=\"{status}\"}} {n}");
+            }
         }
         let _ = write!(
             out,
             "# HELP {prefix}_request_seconds Request latency by route.\n# TYPE {prefix}_request_seconds histogram\n"
         );
-        let latency = self.latency.lock();
-        let mut routes: Vec<&String> = latency.keys().collect();
-        routes.sort();
-        for route in routes {
-            let h = &latency[route];
+        for route in names {
+            let h = &routes[route].latency;
             for (count, bound) in h.counts.iter().zip(BUCKETS) {
                 let _ = writeln!(out, "{prefix}_request_seconds_bucket{{route=\"{route}\",le=\"{bound}\"}} {count}");
             }

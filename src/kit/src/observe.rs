@@ -43,8 +43,8 @@ pub async fn observe(State(observer): State<Arc<Observer>>, request: Request, ne
         .and_then(|v| v.to_str().ok())
         .filter(|v| acceptable_id(v))
         .map(str::to_owned)
-        .unwrap_or_else(|| crate::keys::random_alphanumeric(16));
-    let route = request.extensions().get::<MatchedPath>().map_or("unmatched", |m| m.as_str()).to_owned();
+        .unwrap_or_else(crate::keys::request_id);
+    let matched = request.extensions().get::<MatchedPath>().cloned();
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
     let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
@@ -56,7 +56,8 @@ pub async fn observe(State(observer): State<Arc<Observer>>, request: Request, ne
     }
     let elapsed = started.elapsed();
     let status = response.status().as_u16();
-    observer.metrics.observe(&route, status, elapsed);
+    let route = matched.as_ref().map_or("unmatched", |m| m.as_str());
+    observer.metrics.observe(route, status, elapsed);
     tracing::info!(request_id, %method, path, route, status, micros = elapsed.as_micros() as u64, peer = ?peer, "request");
     response
 }

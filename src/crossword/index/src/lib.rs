@@ -10,6 +10,7 @@
 
 pub mod bitset;
 pub mod format;
+pub mod list_cache;
 mod pattern;
 pub mod wordlist;
 pub mod writer;

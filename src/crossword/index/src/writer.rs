@@ -1,6 +1,6 @@
 //! Building index files. Used by `indexbuild` and by tests that make small fixture indexes.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 
@@ -10,6 +10,10 @@ use crossword_lang::Language;
 use mapped_file::{write_atomically, Out};
 
 use super::format::*;
+
+/// The writer's own version: bump it when the bytes it writes for the same entries change, so
+/// cached list indexes ([`crate::list_cache`]) are built again.
+pub const WRITER_VERSION: u32 = 1;
 
 /// Collects scored entries of one language and writes them as an index file.
 pub struct IndexWriter {
@@ -68,6 +72,24 @@ impl IndexWriter {
         Ok(())
     }
 
+    /// Adds or raises an entry already normalized for the language (e.g. by
+    /// [`crate::wordlist::parse`]): only its length is checked, and the string is kept as is.
+    pub fn insert_normalized(&mut self, text: String, score: u8) -> Result<(), RejectedEntry> {
+        let len = self.language.split_cells(&text).len();
+        if !(1..=MAX_LEN).contains(&len) {
+            return Err(RejectedEntry::Length(len));
+        }
+        let score = score.min(100);
+        let slot = self.entries.entry(text).or_insert(score);
+        *slot = (*slot).max(score);
+        Ok(())
+    }
+
+    /// Makes room for `additional` more entries.
+    pub fn reserve(&mut self, additional: usize) {
+        self.entries.reserve(additional);
+    }
+
     /// Replaces the score of an entry (adding it if new), e.g. when a user's list overrides.
     pub fn set(&mut self, text: &str, score: u8) -> Result<(), RejectedEntry> {
         self.entries.remove(text);
@@ -123,31 +145,94 @@ impl IndexWriter {
     /// (when there are folds) FOLD sections, then the footer.
     pub fn to_bytes(&self) -> io::Result<(Vec<u8>, IndexStats)> {
         let lang = self.language;
-        // Cells: every distinct cell, sorted by bytes; ids are positions in that order.
-        let mut split: Vec<(&str, u8, Vec<&str>)> =
-            self.entries.iter().map(|(t, &s)| (t.as_str(), s, lang.split_cells(t))).collect();
-        let cell_set: BTreeSet<&str> = split.iter().flat_map(|(_, _, c)| c.iter().copied()).collect();
-        if cell_set.len() > u16::MAX as usize {
-            return Err(io::Error::other("more than 65535 distinct cells"));
+        // Cells get provisional ids in the order they are first seen; every distinct cell,
+        // sorted by bytes, then gives the final ids (positions in that order).
+        let mut provisional: AHashMap<&str, u16> = AHashMap::new();
+        let mut seen: Vec<&str> = Vec::new();
+        let mut split: Vec<(&str, u8, Vec<u16>)> = Vec::with_capacity(self.entries.len());
+        for (text, &score) in &self.entries {
+            let mut ids = Vec::with_capacity(text.len());
+            for cell in lang.split_cells(text) {
+                let id = match provisional.get(cell) {
+                    Some(&id) => id,
+                    None => {
+                        if seen.len() >= u16::MAX as usize {
+                            return Err(io::Error::other("more than 65535 distinct cells"));
+                        }
+                        provisional.insert(cell, seen.len() as u16);
+                        seen.push(cell);
+                        (seen.len() - 1) as u16
+                    }
+                };
+                ids.push(id);
+            }
+            split.push((text.as_str(), score, ids));
         }
-        let cell_ids: AHashMap<&str, u16> = cell_set.iter().enumerate().map(|(i, c)| (*c, i as u16)).collect();
-
-        // Groups: best score first, then by text for a deterministic order.
-        split.sort_unstable_by(|a, b| a.2.len().cmp(&b.2.len()).then(b.1.cmp(&a.1)).then(a.0.cmp(b.0)));
-        let mut groups: Vec<Group<'_>> = (0..=MAX_LEN).map(|_| Vec::new()).collect();
-        for (text, score, cells) in &split {
-            let ids = cells.iter().map(|c| cell_ids[c]).collect();
-            groups[cells.len()].push((text, *score, ids));
+        let mut cell_set = seen.clone();
+        cell_set.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+        let mut final_id = vec![0u16; seen.len()];
+        for (id, cell) in cell_set.iter().enumerate() {
+            final_id[provisional[cell] as usize] = id as u16;
         }
 
+        // One sort by text (the FST's order), then a stable counting sort by length and score
+        // (best first) gives each group's ranks: groups are best first, then by text.
+        split.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        let mut next = vec![[0u32; 101]; MAX_LEN + 1];
+        for (_, score, ids) in &split {
+            next[ids.len()][*score as usize] += 1;
+        }
+        let mut sizes = [0usize; MAX_LEN + 1];
+        for (len, counts) in next.iter_mut().enumerate() {
+            let mut rank = 0;
+            for score in (0..=100).rev() {
+                let n = counts[score];
+                counts[score] = rank;
+                rank += n;
+            }
+            sizes[len] = rank as usize;
+        }
+        let mut groups: Vec<Group<'_>> = sizes.iter().map(|&n| vec![("", 0u8, Vec::new()); n]).collect();
+        let mut keyed: Vec<(&str, u64)> = Vec::with_capacity(split.len());
+        for (text, score, mut ids) in split {
+            ids.iter_mut().for_each(|id| *id = final_id[*id as usize]);
+            let len = ids.len();
+            let rank = next[len][score as usize];
+            next[len][score as usize] += 1;
+            keyed.push((text, ((len as u64) << 32) | u64::from(rank)));
+            groups[len][rank as usize] = (text, score, ids);
+        }
+
+        // The FST is built on another thread meanwhile.
+        std::thread::scope(|scope| {
+            let fst = scope.spawn(|| fst_bytes(&keyed));
+            self.assemble(&cell_set, &groups, fst)
+        })
+    }
+
+    /// Lays the sections out: header and table, CELLS, GROUPS, FST (joined from its thread),
+    /// META, FOLD, footer.
+    fn assemble(
+        &self,
+        cell_set: &[&str],
+        groups: &[Group<'_>],
+        fst: std::thread::ScopedJoinHandle<'_, io::Result<Vec<u8>>>,
+    ) -> io::Result<(Vec<u8>, IndexStats)> {
         let mut out = Out::default();
+        // About what the file will take (texts, cell ids, offsets, postings), so the buffer
+        // is not copied over and over as it grows.
+        let text_bytes: usize = self.entries.keys().map(String::len).sum();
+        out.bytes.reserve(text_bytes * 8 + self.entries.len() * 16 + (1 << 20));
         out.bytes.resize(std::mem::size_of::<Header>(), 0);
         let sections_total = if self.folds.is_empty() { 4 } else { 5 };
         let table_at = out.bytes.len();
         out.bytes.resize(table_at + sections_total * std::mem::size_of::<SectionEntry>(), 0);
         let mut stats = IndexStats { by_length: vec![0; MAX_LEN + 1], cells: cell_set.len(), ..Default::default() };
-        let mut sections = vec![write_cells(&mut out, &cell_set), write_groups(&mut out, &groups, &mut stats)];
-        sections.push(self.write_fst(&mut out, &groups)?);
+        let mut sections =
+            vec![write_cells(&mut out, cell_set), write_groups(&mut out, groups, cell_set.len(), &mut stats)];
+        let fst_bytes = fst.join().map_err(|_| io::Error::other("building the FST failed"))??;
+        let start = out.put(&fst_bytes);
+        sections.push(out.section(section::FST, start, fst_bytes.len() as u64));
         sections.push(self.write_meta(&mut out)?);
         if !self.folds.is_empty() {
             let pairs: Vec<u32> = self.folds.iter().flat_map(|(f, t)| [*f as u32, *t as u32]).collect();
@@ -165,24 +250,6 @@ impl IndexWriter {
         stats.entries = self.entries.len();
         stats.bytes = bytes.len();
         Ok((bytes, stats))
-    }
-
-    /// FST: entry text to `(length << 32) | rank`.
-    fn write_fst(&self, out: &mut Out, groups: &[Group<'_>]) -> io::Result<SectionEntry> {
-        let mut keyed: Vec<(&str, u64)> = Vec::with_capacity(self.entries.len());
-        for (len, group) in groups.iter().enumerate() {
-            for (rank, (t, _, _)) in group.iter().enumerate() {
-                keyed.push((t, ((len as u64) << 32) | rank as u64));
-            }
-        }
-        keyed.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        let mut builder = fst::MapBuilder::memory();
-        for (k, v) in &keyed {
-            builder.insert(k, *v).map_err(io::Error::other)?;
-        }
-        let fst_bytes = builder.into_inner().map_err(io::Error::other)?;
-        let start = out.put(&fst_bytes);
-        Ok(out.section(section::FST, start, fst_bytes.len() as u64))
     }
 
     /// META: the build facts as JSON, with the language and the entry count.
@@ -214,11 +281,20 @@ impl IndexWriter {
     }
 }
 
+/// FST: entry text to `(length << 32) | rank`, from the entries sorted by bytes.
+fn fst_bytes(keyed: &[(&str, u64)]) -> io::Result<Vec<u8>> {
+    let mut builder = fst::MapBuilder::memory();
+    for (k, v) in keyed {
+        builder.insert(k, *v).map_err(io::Error::other)?;
+    }
+    builder.into_inner().map_err(io::Error::other)
+}
+
 /// The entries of one length, best first: text, score and cell ids.
 type Group<'a> = Vec<(&'a str, u8, Vec<u16>)>;
 
 /// CELLS: `u32` count, `u32` zero, `u32` offsets\[count + 1\], the cells' bytes.
-fn write_cells(out: &mut Out, cells: &BTreeSet<&str>) -> SectionEntry {
+fn write_cells(out: &mut Out, cells: &[&str]) -> SectionEntry {
     let start = out.align();
     let mut offsets = vec![0u32];
     let mut blob = Vec::new();
@@ -234,7 +310,7 @@ fn write_cells(out: &mut Out, cells: &BTreeSet<&str>) -> SectionEntry {
 
 /// GROUPS: each length group's arrays and posting sets, then the directory of
 /// `MAX_LEN + 1` [`GroupDir`] records; counts entries by length and score band into `stats`.
-fn write_groups(out: &mut Out, groups: &[Group<'_>], stats: &mut IndexStats) -> SectionEntry {
+fn write_groups(out: &mut Out, groups: &[Group<'_>], cell_count: usize, stats: &mut IndexStats) -> SectionEntry {
     let mut dirs = vec![GroupDir::default(); MAX_LEN + 1];
     for (len, group) in groups.iter().enumerate() {
         if group.is_empty() {
@@ -257,7 +333,8 @@ fn write_groups(out: &mut Out, groups: &[Group<'_>], stats: &mut IndexStats) -> 
         dir.text = out.put(&text);
         dir.text_len = text.len() as u64;
         dir.cells = out.put(&group.iter().flat_map(|e| e.2.iter().copied()).collect::<Vec<u16>>());
-        let positions: Vec<PositionDir> = (0..len).map(|pos| write_position(out, group, pos)).collect();
+        let mut scratch = PositionScratch::new(cell_count, group.len());
+        let positions: Vec<PositionDir> = (0..len).map(|pos| write_position(out, group, pos, &mut scratch)).collect();
         dir.positions = out.put(&positions);
         dirs[len] = dir;
     }
@@ -265,26 +342,54 @@ fn write_groups(out: &mut Out, groups: &[Group<'_>], stats: &mut IndexStats) -> 
     out.section(section::GROUPS, start, out.bytes.len() as u64 - start)
 }
 
-/// The posting sets of one position of a group: a bitset for a common cell, a rank list for a
-/// rare one (see [`LIST_DENSITY`]).
-fn write_position(out: &mut Out, group: &Group<'_>, pos: usize) -> PositionDir {
-    let count = group.len() as u32;
-    let mut by_cell: BTreeMap<u16, Vec<u32>> = BTreeMap::new();
-    for (rank, (_, _, cells)) in group.iter().enumerate() {
-        by_cell.entry(cells[pos]).or_default().push(rank as u32);
+/// Reused buffers of [`write_position`]: a count per cell id and the ranks grouped by cell.
+struct PositionScratch {
+    starts: Vec<u32>,
+    ranks: Vec<u32>,
+}
+
+impl PositionScratch {
+    fn new(cell_count: usize, entries: usize) -> PositionScratch {
+        PositionScratch { starts: vec![0; cell_count + 1], ranks: vec![0; entries] }
     }
-    let mut refs = Vec::with_capacity(by_cell.len());
-    for (cell, ranks) in by_cell {
+}
+
+/// The posting sets of one position of a group: a bitset for a common cell, a rank list for a
+/// rare one (see [`LIST_DENSITY`]). The ranks are grouped by cell with a counting sort (cells
+/// in id order, ranks ascending within each).
+fn write_position(out: &mut Out, group: &Group<'_>, pos: usize, scratch: &mut PositionScratch) -> PositionDir {
+    let count = group.len() as u32;
+    let starts = &mut scratch.starts;
+    starts.iter_mut().for_each(|s| *s = 0);
+    for (_, _, cells) in group {
+        starts[cells[pos] as usize + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut next = starts.clone();
+    for (rank, (_, _, cells)) in group.iter().enumerate() {
+        let at = &mut next[cells[pos] as usize];
+        scratch.ranks[*at as usize] = rank as u32;
+        *at += 1;
+    }
+    let mut refs = Vec::new();
+    for cell in 0..starts.len() - 1 {
+        let (from, to) = (starts[cell] as usize, starts[cell + 1] as usize);
+        if from == to {
+            continue;
+        }
+        let ranks = &scratch.ranks[from..to];
         let cardinality = ranks.len() as u32;
         let r = if cardinality * LIST_DENSITY > count {
             let mut words = vec![0u64; group.len().div_ceil(64)];
-            for &r in &ranks {
+            for &r in ranks {
                 crate::bitset::set(&mut words, r);
             }
             let offset = out.put(&words);
             PostingRef { cell: cell as u32, kind: POSTING_BITSET, offset, items: words.len() as u32, cardinality }
         } else {
-            let offset = out.put(&ranks);
+            let offset = out.put(ranks);
             PostingRef { cell: cell as u32, kind: POSTING_LIST, offset, items: cardinality, cardinality }
         };
         refs.push(r);

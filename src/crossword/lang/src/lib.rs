@@ -150,10 +150,17 @@ impl Language {
     /// alphabet and stops when it returns false.
     fn fold_text(&self, text: &str, mut on_invalid: impl FnMut(InvalidChar) -> bool) -> String {
         let spec = self.0;
-        let composed: String = if spec.compat { text.nfkc().collect() } else { text.nfc().collect() };
+        // ASCII text is already in NFC and NFKC: no copy for the common case.
+        let composed: std::borrow::Cow<'_, str> = if text.is_ascii() {
+            std::borrow::Cow::Borrowed(text)
+        } else if spec.compat {
+            text.nfkc().collect::<String>().into()
+        } else {
+            text.nfc().collect::<String>().into()
+        };
         let mut out = String::with_capacity(composed.len());
         for (position, ch) in composed.chars().enumerate() {
-            if spec.drop.contains(ch) {
+            if contains_char(spec.drop, ch) {
                 continue;
             }
             let pushed = match spec.cell {
@@ -224,7 +231,7 @@ impl Language {
     }
 
     fn in_alphabet(&self, ch: char) -> bool {
-        self.0.alphabet.contains(ch)
+        contains_char(self.0.alphabet, ch)
     }
 
     fn in_ranges(&self, ch: char) -> bool {
@@ -265,6 +272,16 @@ impl PartialEq for Language {
     }
 }
 impl Eq for Language {}
+
+/// `text.contains(ch)`, with a byte search for ASCII characters (no multi-byte UTF-8 sequence
+/// contains an ASCII byte, so the answer is the same).
+fn contains_char(text: &str, ch: char) -> bool {
+    if ch.is_ascii() {
+        text.as_bytes().contains(&(ch as u8))
+    } else {
+        text.contains(ch)
+    }
+}
 
 /// Maps hiragana to katakana (the two blocks are parallel); other characters pass through.
 fn hiragana_to_katakana(ch: char) -> char {

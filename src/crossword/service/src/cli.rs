@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 use clap::{Args, Parser, Subcommand};
 use crossword_clues::generate::{BuiltinGenerator, GenerateRequest};
 use crossword_fill::{fill, FillOptions, FillResult, Grid};
-use crossword_index::{Index, IndexWriter, Verify};
+use crossword_index::list_cache::{self, ListOptions, Outcome};
+use crossword_index::Index;
 use crossword_lang::Language;
 
 use crate::admin::AdminCommand;
@@ -126,9 +127,14 @@ struct FillCommand {
     /// Never go below --min-score (report failure instead).
     #[arg(long)]
     strict: bool,
-    /// A `WORD;SCORE` list to fill from instead of the language index (scores 0-100).
+    /// A `WORD;SCORE` list to fill from instead of the language index (scores 0-100). Its index
+    /// is built once and kept in the cache directory, keyed by the list's content.
     #[arg(long)]
     wordlist: Option<PathBuf>,
+    /// Where indexes built from `--wordlist` are kept (default `$XDG_CACHE_HOME/crossword/lists`
+    /// or `~/.cache/crossword/lists`).
+    #[arg(long, env = "CROSSWORD_CACHE_DIR")]
+    cache_dir: Option<PathBuf>,
     /// Directory holding the index files.
     #[arg(long, env = "CROSSWORD_INDEX_DIR", default_value = "./indexes")]
     index_dir: PathBuf,
@@ -422,7 +428,7 @@ impl FillCommand {
         let rows: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
         let grid = Grid::parse(language, &rows).map_err(|e| anyhow::anyhow!("{}: {e}", self.grid.display()))?;
         let load_started = Instant::now();
-        let (index, _tmp) = self.load_index(language)?;
+        let (index, list_cache) = self.load_index(language)?;
         let load_time = load_started.elapsed();
         let options = FillOptions {
             min_score: self.min_score,
@@ -438,6 +444,7 @@ impl FillCommand {
             out["stats"] = serde_json::json!({
                 "seconds": result.stats.elapsed.as_secs_f64(),
                 "loadSeconds": load_time.as_secs_f64(),
+                "listCache": list_cache.map(|o| o.as_str()),
                 "nodes": result.stats.nodes,
                 "restarts": result.stats.restarts,
                 "minScoreUsed": result.stats.min_score_used,
@@ -470,24 +477,22 @@ impl FillCommand {
         Ok(())
     }
 
-    /// The language's index, or one built from `--wordlist` in a temporary directory (removed
-    /// when the returned guard drops).
-    fn load_index(&self, language: Language) -> anyhow::Result<(Arc<Index>, Option<TempDir>)> {
+    /// The language's index, or the index of `--wordlist` from the list cache (built and kept
+    /// there on a miss; see `crossword_index::list_cache`), with how it was obtained.
+    fn load_index(&self, language: Language) -> anyhow::Result<(Arc<Index>, Option<Outcome>)> {
         let Some(path) = &self.wordlist else {
             return Ok((IndexManager::new(&self.index_dir, u64::MAX).get(language)?, None));
         };
-        // Build a temporary index from the list (scores as given, 0-100).
-        let list = crossword_index::wordlist::read(path, language, 100.0, 50)
+        let dir = self.cache_dir.clone().or_else(list_cache::default_dir).ok_or_else(|| {
+            anyhow::anyhow!("no cache directory: set --cache-dir, CROSSWORD_CACHE_DIR, XDG_CACHE_HOME or HOME")
+        })?;
+        let options = ListOptions { scale_max: 100.0, default_score: 50 };
+        let cached = list_cache::open_or_build(path, language, options, &dir)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        let mut writer = IndexWriter::new(language);
-        for w in &list.words {
-            let _ = writer.insert(&w.word, w.score);
+        if let Outcome::Rebuilt(why) = &cached.outcome {
+            eprintln!("warning: the cached index of {} was damaged ({why}); built again", path.display());
         }
-        let dir = TempDir::new()?;
-        let file = dir.0.join("list.cwi");
-        writer.write_to(&file)?;
-        let index = Arc::new(Index::open(&file, language, Verify::Structure)?);
-        Ok((index, Some(dir)))
+        Ok((Arc::new(cached.index), Some(cached.outcome)))
     }
 }
 
@@ -510,25 +515,4 @@ fn mean_score(index: &Index, result: &FillResult) -> f64 {
 
 fn language_of(code: &str) -> anyhow::Result<Language> {
     Language::from_code(code).ok_or_else(|| anyhow::anyhow!("unknown language code {code:?}"))
-}
-
-/// A temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> std::io::Result<TempDir> {
-        let dir = std::env::temp_dir().join(format!(
-            "crossword-fill-{}-{}",
-            std::process::id(),
-            service_kit::keys::random_alphanumeric(8)
-        ));
-        std::fs::create_dir_all(&dir)?;
-        Ok(TempDir(dir))
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
