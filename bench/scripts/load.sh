@@ -2,8 +2,9 @@
 # Load benchmark: GET /api/v1/words on the English index against a bare hyper "hello world",
 # both on this machine in the same run, driven by wrk (Debian package). Prints a Markdown table.
 #
-#   bash bench/load.sh            # needs indexes/en.cwi (cargo run --release -p indexbuild -- build --lang en)
-#   DURATION=30 CONNECTIONS=128 bash bench/load.sh
+#   bash bench/scripts/load.sh    # needs indexes/en.cwi (cargo run --release -p indexbuild -- build --lang en)
+#   DURATION=30 CONNECTIONS=128 bash bench/scripts/load.sh
+#   CROSSWORD_BIN=/tmp/crossword-before bash bench/scripts/load.sh   # another build of the server
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -16,7 +17,7 @@ INDEX_DIR="${CROSSWORD_INDEX_DIR:-indexes}"
 cargo build --quiet --release --bin crossword --example hello_hyper
 source bench/scripts/common.sh
 
-BIN=target/release/crossword
+BIN="${CROSSWORD_BIN:-target/release/crossword}"
 patron_key '[limits]\nopen_per_minute = -1\n'
 
 SP=$(port); HP=$(port)

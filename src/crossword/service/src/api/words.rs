@@ -58,20 +58,51 @@ async fn search_inner(state: &Arc<AppState>, query: &str) -> ApiResult<Response>
         }
     })?;
     let hits = index.search(&pattern, min_score as u32, limit as usize);
-    Ok(Json(WordList { words: hits.iter().map(|h| WordEntry { word: h.word, score: h.score }).collect() })
-        .into_response())
+    Ok(word_list_json(hits.iter().map(|h| (h.word, h.score))))
 }
 
-/// GET /words response, serialized straight from the mapped index's strings.
-#[derive(serde::Serialize)]
-struct WordList<'a> {
-    words: Vec<WordEntry<'a>>,
+/// The GET /words body, `{"words":[{"word":…,"score":…},…]}`, written straight from the mapped
+/// index's strings into one buffer sized up front (the profile showed the generic serializer's
+/// per-character escaping and buffer growth on this, the hottest route).
+fn word_list_json<'a>(hits: impl ExactSizeIterator<Item = (&'a str, u8)> + Clone) -> Response {
+    let size = 12 + hits.clone().map(|(w, _)| w.len() + 24).sum::<usize>();
+    let mut out = Vec::with_capacity(size);
+    out.extend_from_slice(b"{\"words\":[");
+    for (i, (word, score)) in hits.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"word\":");
+        if word.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+            out.push(b'"');
+            out.extend_from_slice(word.as_bytes());
+            out.push(b'"');
+        } else {
+            // Never the case for index entries, but kept correct for any text.
+            let _ = serde_json::to_writer(&mut out, word);
+        }
+        out.extend_from_slice(b",\"score\":");
+        let mut digits = [0u8; 3];
+        let text = format_u8(score, &mut digits);
+        out.extend_from_slice(text);
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"]}");
+    ([(axum::http::header::CONTENT_TYPE, "application/json")], out).into_response()
 }
 
-#[derive(serde::Serialize)]
-struct WordEntry<'a> {
-    word: &'a str,
-    score: u8,
+/// The decimal digits of `n`.
+fn format_u8(n: u8, buf: &mut [u8; 3]) -> &[u8] {
+    if n >= 100 {
+        *buf = [b'0' + n / 100, b'0' + n / 10 % 10, b'0' + n % 10];
+        &buf[..]
+    } else if n >= 10 {
+        buf[..2].copy_from_slice(&[b'0' + n / 10, b'0' + n % 10]);
+        &buf[..2]
+    } else {
+        buf[0] = b'0' + n;
+        &buf[..1]
+    }
 }
 
 /// POST /words/scores: scores of known words.
@@ -156,4 +187,19 @@ pub fn document(doc: &mut Value) {
             }
         }),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_word_list_is_the_json_serde_would_write() {
+        let hits = [("CAT", 100u8), ("DOG", 7), ("ÉTÉ", 42), ("A\"B\\C", 0)];
+        let response = super::word_list_json(hits.iter().copied());
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let body = rt.block_on(async { axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap() });
+        let expected = serde_json::json!({ "words": [
+            { "word": "CAT", "score": 100 }, { "word": "DOG", "score": 7 },
+            { "word": "ÉTÉ", "score": 42 }, { "word": "A\"B\\C", "score": 0 } ] });
+        assert_eq!(serde_json::from_slice::<serde_json::Value>(&body).unwrap(), expected);
+    }
 }
