@@ -39,7 +39,7 @@ impl AppState {
                     return Err(unauthorized());
                 }
                 let account = self.store.account(&key.account_id).map_err(internal)?.ok_or_else(unauthorized)?;
-                let caller = Caller { account, key };
+                let caller = Caller { account: account.into(), key: key.into() };
                 let mut cache = self.auth_cache.write();
                 if cache.len() >= 100_000 {
                     cache.clear();

@@ -161,7 +161,7 @@ mod tests {
             clue_generator: Arc::new(crossword_clues::generate::BuiltinGenerator),
             fonts: crate::api::state::Fonts::new(dir.path()),
         };
-        (dir, state, Caller { account, key })
+        (dir, state, Caller { account: account.into(), key: key.into() })
     }
 
     #[test]

@@ -70,10 +70,11 @@ impl Fonts {
 /// An authenticated caller.
 #[derive(Debug, Clone)]
 pub struct Caller {
-    /// The account every limit is keyed to.
-    pub account: Account,
+    /// The account every limit is keyed to (shared: the auth cache hands out clones on every
+    /// request).
+    pub account: std::sync::Arc<Account>,
     /// The key used.
-    pub key: ApiKey,
+    pub key: std::sync::Arc<ApiKey>,
 }
 
 impl AppState {
