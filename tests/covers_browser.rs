@@ -9,7 +9,7 @@ mod common;
 
 use std::process::Command;
 
-use common::covers::start;
+use common::covers::{set_password, start};
 use common::request;
 use serde_json::json;
 
@@ -43,20 +43,6 @@ fn the_designer_works_in_a_real_browser() {
     println!("{stdout}");
     assert!(out.status.success(), "browser checks failed:\n{stdout}\n{stderr}");
     assert!(stdout.lines().filter(|l| l.starts_with("ok - ")).count() >= 18, "too few checks ran:\n{stdout}");
-}
-
-/// Sets a password for `account` with `covers admin account password` (read on stdin).
-fn set_password(data: &std::path::Path, account: &str, password: &str) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_covers"))
-        .args(["admin", "account", "password", account, "--data-dir"])
-        .arg(data)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(format!("{password}\n").as_bytes()).unwrap();
-    assert!(child.wait().unwrap().success(), "setting the password failed");
 }
 
 /// Sign-in, CSRF, saving from the designer, owner edits, exports started from the page,

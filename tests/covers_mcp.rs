@@ -8,22 +8,8 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::covers::{admin, start, Covers};
+use common::covers::{admin, set_password, start, Covers};
 use serde_json::{json, Value};
-
-/// Sets a password for `account` with `covers admin account password` (read on stdin).
-fn set_password(data: &Path, account: &str, password: &str) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_covers"))
-        .args(["admin", "account", "password", account, "--data-dir"])
-        .arg(data)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(format!("{password}\n").as_bytes()).unwrap();
-    assert!(child.wait().unwrap().success(), "setting the password failed");
-}
 
 /// A server with `config`, a partner account with a password and the keys the checks use.
 fn setup(dir: &Path, config: &str) -> (Covers, Value) {

@@ -69,3 +69,17 @@ pub fn account_with_key(data: &Path, plan: &str) -> (String, String) {
     let key = admin(data, &["key", "create", "--account", &id])["key"].as_str().unwrap().to_owned();
     (id, format!("Bearer {key}"))
 }
+
+/// Sets a password for `account` with `covers admin account password` (read on stdin).
+pub fn set_password(data: &Path, account: &str, password: &str) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_covers"))
+        .args(["admin", "account", "password", account, "--data-dir"])
+        .arg(data)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(format!("{password}\n").as_bytes()).unwrap();
+    assert!(child.wait().unwrap().success(), "setting the password failed");
+}

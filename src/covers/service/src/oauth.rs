@@ -442,17 +442,25 @@ fn scope_text(scope: &str) -> &'static str {
     }
 }
 
+/// Checks the authorization request in `query` on the blocking pool (a client metadata document
+/// may be fetched); a refusal is already the answer to send.
+async fn checked_request(state: &Arc<AppState>, query: &str) -> Result<AuthRequest, Response> {
+    let params: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
+    let state = state.clone();
+    match tokio::task::spawn_blocking(move || check_request(&state, &params)).await {
+        Ok(Ok(r)) => Ok(r),
+        Ok(Err(refusal)) => Err(refusal.respond()),
+        Err(_) => Err(page(StatusCode::SERVICE_UNAVAILABLE, "Unavailable", "<p>Try again.</p>", &[])),
+    }
+}
+
 /// GET /oauth/authorize: checks the request; signed out, to sign-in and back; approved before
 /// (within the approved scopes), a code at once; otherwise the approval page.
 async fn authorize(State(state): State<Arc<AppState>>, headers: HeaderMap, RawQuery(query): RawQuery) -> Response {
     let query = query.unwrap_or_default();
-    let params: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
-    let state2 = state.clone();
-    let checked = tokio::task::spawn_blocking(move || check_request(&state2, &params)).await;
-    let req = match checked {
-        Ok(Ok(r)) => r,
-        Ok(Err(refusal)) => return refusal.respond(),
-        Err(_) => return page(StatusCode::SERVICE_UNAVAILABLE, "Unavailable", "<p>Try again.</p>", &[]),
+    let req = match checked_request(&state, &query).await {
+        Ok(r) => r,
+        Err(response) => return response,
     };
     let Some((account, ticket, _)) = session(&state, &headers) else {
         let next: String = form_urlencoded::byte_serialize(format!("/oauth/authorize?{query}").as_bytes()).collect();
@@ -501,14 +509,9 @@ async fn approve(State(state): State<Arc<AppState>>, headers: HeaderMap, body: B
     if !same_secret(&ticket.csrf, field(&fields, "csrf")) {
         return crate::signin::forbidden();
     }
-    let params: Vec<(String, String)> =
-        form_urlencoded::parse(field(&fields, "request").as_bytes()).into_owned().collect();
-    let state2 = state.clone();
-    let checked = tokio::task::spawn_blocking(move || check_request(&state2, &params)).await;
-    let req = match checked {
-        Ok(Ok(r)) => r,
-        Ok(Err(refusal)) => return refusal.respond(),
-        Err(_) => return page(StatusCode::SERVICE_UNAVAILABLE, "Unavailable", "<p>Try again.</p>", &[]),
+    let req = match checked_request(&state, field(&fields, "request")).await {
+        Ok(r) => r,
+        Err(response) => return response,
     };
     if field(&fields, "decision") != "approve" {
         let url = error_redirect(
