@@ -102,7 +102,7 @@ fn compose(state: &AppState, body: &Value) -> Result<(String, Report, Option<Tit
     let id = state
         .store
         .put_composed(&stored, title.as_ref().map(|t| t.id.as_str()), unix_now())
-        .map_err(|e| ApiError::new(Code::Unavailable, format!("storage: {e}")))?;
+        .map_err(crate::ops::storage)?;
     Ok((format!("{}/design/{id}", state.observer.base_url), report, title))
 }
 
@@ -187,7 +187,7 @@ pub async fn edit(
         let kept = state
             .store
             .replace_composed(&id, &intent.to_json(), title.as_ref().map(|t| t.id.as_str()), now, state.design_lifetime_seconds)
-            .map_err(|e| ApiError::new(Code::Unavailable, format!("storage: {e}")))?;
+            .map_err(crate::ops::storage)?;
         if !kept {
             return Err(gone());
         }
@@ -229,7 +229,7 @@ pub async fn save_composed(
         let stored = state
             .store
             .composed(&id, unix_now(), state.design_lifetime_seconds)
-            .map_err(|e| ApiError::new(Code::Unavailable, format!("storage: {e}")))?
+            .map_err(crate::ops::storage)?
             .ok_or_else(|| ApiError::new(Code::NotFound, "no such composed design (they expire)"))?;
         let mut intent = stored.intent;
         match value.get("name") {

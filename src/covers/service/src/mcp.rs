@@ -463,16 +463,17 @@ pub fn run(state: &AppState, caller: Option<&Caller>, name: &str, args: Map<Stri
             Some(&caller.account)
         }
     };
+    // The intent tools report through the intent's own `applied`/`unsupported`; the others
+    // report their arguments against the input schema (built only for them).
     let intent_tool = matches!(name, "compose_design" | "save_design");
-    let known = known_args(spec);
-    let mut unsupported: Vec<Value> = Vec::new();
-    if !intent_tool {
-        for key in args.keys().filter(|k| !known.contains(k)) {
-            unsupported.push(json!({ "field": key, "reason": format!("not an argument of {name}") }));
-        }
-    }
-    let applied: Vec<Value> =
-        if intent_tool { Vec::new() } else { args.keys().filter(|k| known.contains(k)).map(|k| json!(k)).collect() };
+    let known = if intent_tool { Vec::new() } else { known_args(spec) };
+    let (taken, dropped): (Vec<&String>, Vec<&String>) =
+        args.keys().filter(|_| !intent_tool).partition(|k| known.contains(k));
+    let applied: Vec<Value> = taken.into_iter().map(|k| json!(k)).collect();
+    let unsupported: Vec<Value> = dropped
+        .into_iter()
+        .map(|key| json!({ "field": key, "reason": format!("not an argument of {name}") }))
+        .collect();
     let need = || account.ok_or_else(|| ApiError::new(Code::ApiKeyRequired, "sign in first"));
     let base = &state.observer.base_url;
     let mut out = match name {
