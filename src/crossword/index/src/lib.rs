@@ -19,6 +19,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use bytemuck::Pod;
+use smallvec::SmallVec;
 
 pub use mapped_file::{OpenError, Verify};
 pub use pattern::{Pattern, PatternError};
@@ -56,6 +57,10 @@ struct Group {
     cells: Range<usize>,
     /// Per position: the byte range of its `PostingRef` array.
     positions: Vec<Range<usize>>,
+    /// `cutoffs[m]`: how many ranks score at least `m` (scores descend by rank), made on the
+    /// group's first search with a minimum score, so a search never binary-searches the
+    /// scores (16 cache misses on a big group).
+    cutoffs: std::sync::OnceLock<Box<[u32; 256]>>,
 }
 
 /// The text and score arrays of one length group.
@@ -88,7 +93,13 @@ pub struct Index {
     folds: Range<usize>,
     /// Cell text to id, built at open (at most a few thousand small strings).
     cell_ids: ahash::AHashMap<Box<str>, u16>,
+    /// The ids of one-byte (ASCII) cells by byte, [`NO_CELL`] where the map must be asked: the
+    /// common case looked up without hashing.
+    ascii_cell_ids: [u16; 128],
 }
+
+/// No cell: an empty slot of `ascii_cell_ids`.
+const NO_CELL: u16 = u16::MAX;
 
 impl Index {
     /// Maps and validates an index file for `language`.
@@ -138,12 +149,20 @@ impl Index {
         let Ok(cell_text) = std::str::from_utf8(&bytes[cell_bytes.clone()]) else {
             return corrupt("cell table is not UTF-8");
         };
-        let mut cell_ids = ahash::AHashMap::with_capacity(cell_count);
+        let mut cell_ids: ahash::AHashMap<Box<str>, u16> = ahash::AHashMap::with_capacity(cell_count);
         for (id, w) in offsets.windows(2).enumerate() {
             match cell_text.get(w[0] as usize..w[1] as usize) {
                 Some(c) => cell_ids.insert(c.into(), id as u16),
                 None => return corrupt("cell offsets split a character"),
             };
+        }
+        let mut ascii_cell_ids = [NO_CELL; 128];
+        for (cell, &id) in &cell_ids {
+            if let [b] = cell.as_bytes() {
+                if let Some(slot) = ascii_cell_ids.get_mut(*b as usize) {
+                    *slot = id;
+                }
+            }
         }
 
         // Length groups.
@@ -168,6 +187,7 @@ impl Index {
                 text: checked_range(d.text, d.text_len, body)?,
                 cells: checked_range(d.cells, 2 * (n * len) as u64, body)?,
                 positions: Vec::with_capacity(len),
+                cutoffs: std::sync::OnceLock::new(),
             };
             let text_offsets: &[u32] = cast(bytes, g.text_offsets.clone())?;
             if text_offsets.last().map(|&l| l as usize) != Some(g.text.len()) {
@@ -195,7 +215,19 @@ impl Index {
 
         let fst_bytes = file.slice(fst_range).ok_or_else(|| OpenError::Corrupt("fst out of bounds".into()))?;
         let fst = fst::Map::new(fst_bytes).map_err(|e| OpenError::Corrupt(format!("fst: {e}")))?;
-        Ok(Index { language, file, fst, cell_offsets, cell_bytes, cell_count, groups, meta, folds, cell_ids })
+        Ok(Index {
+            language,
+            file,
+            fst,
+            cell_offsets,
+            cell_bytes,
+            cell_count,
+            groups,
+            meta,
+            folds,
+            cell_ids,
+            ascii_cell_ids,
+        })
     }
 
     /// The language of this index.
@@ -271,6 +303,13 @@ impl Index {
 
     /// The id of a cell, if any entry uses it.
     pub fn cell_id(&self, cell: &str) -> Option<u16> {
+        if let Some(&id) =
+            cell.as_bytes().first().filter(|_| cell.len() == 1).and_then(|&b| self.ascii_cell_ids.get(b as usize))
+        {
+            if id != NO_CELL {
+                return Some(id);
+            }
+        }
         self.cell_ids.get(cell).copied()
     }
 
@@ -366,17 +405,37 @@ impl Index {
         ranks.into_iter().filter_map(|r| entries.hit(r)).collect()
     }
 
+    /// How many entries of length `len` score at least `min_score` (they are the first ranks).
+    fn cutoff(&self, len: usize, min_score: u32) -> u32 {
+        let Some(g) = self.groups.get(len) else { return 0 };
+        match min_score {
+            0 => g.count as u32,
+            256.. => 0,
+            m => {
+                let table = g.cutoffs.get_or_init(|| {
+                    let scores = self.scores_of_length(len);
+                    let mut table = Box::new([0u32; 256]);
+                    for (m, at) in table.iter_mut().enumerate() {
+                        *at = scores.partition_point(|&s| s as usize >= m) as u32;
+                    }
+                    table
+                });
+                table[m as usize]
+            }
+        }
+    }
+
     /// Like [`Index::search`] but returns ranks within the length group, into `out`.
     pub fn search_ranks(&self, pattern: &Pattern, min_score: u32, limit: usize, out: &mut Vec<u32>) {
         out.clear();
         let len = pattern.len();
-        let scores = self.scores_of_length(len);
         // Ranks are in descending score order: everything before `cutoff` passes `min_score`.
-        let cutoff = scores.partition_point(|&s| s as u32 >= min_score) as u32;
+        let cutoff = self.cutoff(len, min_score);
         if cutoff == 0 || limit == 0 {
             return;
         }
-        let mut sets: Vec<(u32, Postings<'_>)> = Vec::with_capacity(len);
+        // On the stack: a query allocates nothing but its answer.
+        let mut sets: SmallVec<[(u32, Postings<'_>); INLINE_CELLS]> = SmallVec::new();
         for (pos, cell) in pattern.fixed() {
             let Some(id) = self.cell_id(cell) else { return };
             let Some(set) = self.postings_with_cardinality(len, pos, id) else {
@@ -394,10 +453,13 @@ impl Index {
         match sets[0].1 {
             Postings::List(driver) => intersect_from_list(driver, &sets[1..], cutoff, limit, out),
             Postings::Bitset(_) => {
-                let bitsets: Vec<&[u64]> = sets
+                // Every set is a bitset here (a list would have sorted first). Cut each to the
+                // words below `cutoff` so the walk needs no bounds checks.
+                let words = (cutoff as usize).div_ceil(64);
+                let bitsets: SmallVec<[&[u64]; INLINE_CELLS]> = sets
                     .iter()
                     .filter_map(|s| match s.1 {
-                        Postings::Bitset(b) => Some(b),
+                        Postings::Bitset(b) => Some(&b[..words.min(b.len())]),
                         Postings::List(_) => None,
                     })
                     .collect();
@@ -407,9 +469,17 @@ impl Index {
     }
 }
 
+/// Fixed cells a query keeps on the stack (patterns have at most 23 cells).
+const INLINE_CELLS: usize = 24;
+
 /// Walks the smallest (list) set and keeps ranks that every other set contains.
 fn intersect_from_list(driver: &[u32], others: &[(u32, Postings<'_>)], cutoff: u32, limit: usize, out: &mut Vec<u32>) {
-    let mut cursors = vec![0usize; others.len()];
+    // Bitsets answer in one load, lists need a gallop: ask the bitsets first, so most ranks are
+    // refused before any list is searched (the list cursors only move forward, so skipping a
+    // list for a refused rank is fine).
+    let mut others: SmallVec<[(u32, Postings<'_>); INLINE_CELLS]> = others.iter().copied().collect();
+    others.sort_by_key(|(_, set)| matches!(set, Postings::List(_)));
+    let mut cursors: SmallVec<[usize; INLINE_CELLS]> = smallvec::smallvec![0; others.len()];
     'ranks: for &rank in driver {
         if rank >= cutoff {
             break;
@@ -447,9 +517,10 @@ fn intersect_bitsets(sets: &[&[u64]], cutoff: u32, limit: usize, out: &mut Vec<u
     let Some((first, rest)) = sets.split_first() else {
         return;
     };
-    for w in 0..words.min(first.len()) {
-        let mut bits = first[w];
+    for (w, &word) in first.iter().enumerate().take(words) {
+        let mut bits = word;
         for s in rest {
+            // A set shorter than the first has no bits past its end.
             bits &= s.get(w).copied().unwrap_or(0);
             if bits == 0 {
                 break;
