@@ -569,3 +569,85 @@ fn everything_survives_a_restart() {
     assert_eq!(s.get(&format!("/p/{}", gone["id"].as_str().unwrap()), &[]).status, 410);
     assert_eq!(send(&s, "GET", "/api/v1/puzzles", &key, None, &[]).json()["total"], 1);
 }
+
+#[test]
+fn a_backup_taken_under_write_load_restores_exactly_what_was_acknowledged_before_it() {
+    let mut s = Server::start(&["en"], Some(PATRON));
+    let (_, key) = s.account_with_key("patron", "");
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    // (id, acknowledged at) of every create, from three writers that never pause.
+    let acked: std::sync::Mutex<Vec<(String, Instant)>> = std::sync::Mutex::new(Vec::new());
+    let backup = s.data_dir.parent().unwrap().join("backup.redb");
+    let (started, finished, report) = std::thread::scope(|scope| {
+        for writer in 0..3 {
+            let (s, key, stop, acked) = (&s, &key, &stop, &acked);
+            scope.spawn(move || {
+                let mut n = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    n += 1;
+                    let p = create(s, key, &mini(&format!("W{writer} {n}")));
+                    acked.lock().unwrap().push((p["id"].as_str().unwrap().to_owned(), Instant::now()));
+                }
+            });
+        }
+        wait_for("some writes", || acked.lock().unwrap().len() >= 30);
+        let started = Instant::now();
+        let report = s.admin(&["backup", backup.to_str().unwrap()]);
+        let finished = Instant::now();
+        wait_for("writes after the backup", || {
+            acked.lock().unwrap().iter().filter(|(_, t)| *t > finished).count() >= 30
+        });
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        (started, finished, report)
+    });
+    let acked = acked.into_inner().unwrap();
+    let before: Vec<&String> = acked.iter().filter(|(_, t)| *t < started).map(|(id, _)| id).collect();
+    let after: Vec<&String> = acked.iter().filter(|(_, t)| *t > finished).map(|(id, _)| id).collect();
+    assert!(before.len() >= 30 && after.len() >= 30, "{} before, {} after", before.len(), after.len());
+    let rows = report["tables"]["crossword.puzzles"].as_u64().unwrap() as usize;
+    assert!(rows >= before.len() && rows < acked.len(), "{rows} puzzles in the backup of {} written", acked.len());
+    assert!(report["bytes"].as_u64().unwrap() > 0);
+    let again = std::process::Command::new(env!("CARGO_BIN_EXE_crossword"))
+        .args(["admin", "--data-dir", s.data_dir.to_str().unwrap(), "backup", backup.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!again.status.success(), "an existing backup file is never overwritten");
+
+    let first = before[0].clone();
+    let kept = send(&s, "GET", &format!("/api/v1/puzzles/{first}"), &key, None, &[]).json();
+    let restore = |s: &Server| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_crossword"))
+            .args(["admin", "--data-dir", s.data_dir.to_str().unwrap(), "restore", backup.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let refused = restore(&s);
+    assert!(!refused.status.success(), "no restore under a running server");
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("stop it"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+
+    assert!(s.terminate().success());
+    let restored = restore(&s);
+    assert!(restored.status.success(), "{}", String::from_utf8_lossy(&restored.stderr));
+    let _ = std::fs::remove_file(s.data_dir.join("server.json"));
+    s.restart_stopped();
+    for id in &before {
+        assert_eq!(
+            send(&s, "GET", &format!("/api/v1/puzzles/{id}"), &key, None, &[]).status,
+            200,
+            "{id} was acknowledged before the backup"
+        );
+    }
+    for id in &after {
+        assert_eq!(
+            send(&s, "GET", &format!("/api/v1/puzzles/{id}"), &key, None, &[]).status,
+            404,
+            "{id} came after the backup"
+        );
+    }
+    assert_eq!(send(&s, "GET", &format!("/api/v1/puzzles/{first}"), &key, None, &[]).json(), kept);
+    assert_eq!(send(&s, "GET", "/api/v1/puzzles", &key, None, &[]).json()["total"], rows as u64);
+}

@@ -269,6 +269,11 @@ impl Server {
         self.child = spawn(self.addr, &self.data_dir, &self.index_dir, self.config.as_deref());
     }
 
+    /// Starts the server again after [`Server::terminate`] (same data, indexes and address).
+    pub fn restart_stopped(&mut self) {
+        self.child = spawn(self.addr, &self.data_dir, &self.index_dir, self.config.as_deref());
+    }
+
     pub fn get(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
         request(self.addr, "GET", path, headers, None)
     }

@@ -1,8 +1,14 @@
 //! Serving until SIGTERM or Ctrl-C, then letting in-flight requests finish.
 
-use std::net::SocketAddr;
+use std::time::Duration;
 
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::Request;
 use axum::Router;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
 
 /// Completes on SIGTERM or Ctrl-C.
 pub async fn signal() {
@@ -27,12 +33,53 @@ pub async fn signal() {
     tracing::info!("shutting down: finishing in-flight requests");
 }
 
+/// How long a client may take to send a request's head (request line and headers) once it has
+/// started one or kept a connection idle: slow-header clients (slowloris) are cut off here
+/// instead of holding a connection and its task forever.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The largest request head, in bytes (hyper's read buffer); a bigger one is refused with 431.
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+
 /// Serves `app` on `listener` (handlers may extract the peer's `ConnectInfo<SocketAddr>`) until
-/// `stop` completes, then waits for in-flight requests.
+/// `stop` completes, then waits for in-flight requests. HTTP/1.1 on hyper, with
+/// [`HEADER_READ_TIMEOUT`] and [`MAX_HEAD_BYTES`].
 pub async fn serve_until(
     listener: tokio::net::TcpListener,
     app: Router,
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).with_graceful_shutdown(stop).await
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT).max_buf_size(MAX_HEAD_BYTES);
+    let graceful = GracefulShutdown::new();
+    tokio::pin!(stop);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(e) => {
+                    // Out of file descriptors and the like: back off instead of spinning.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let app = app.clone();
+        let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
+            request.extensions_mut().insert(ConnectInfo(peer));
+            let mut app = app.clone();
+            tower_service::Service::call(&mut app, request.map(Body::new))
+        });
+        let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+        tokio::spawn(async move {
+            // Errors here are the client's (reset, timeout, malformed head): nothing to do.
+            let _ = connection.await;
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
 }

@@ -88,8 +88,7 @@ pub fn improve(
         if budget.is_zero() {
             break;
         }
-        let options =
-            FillOptions { min_score: IMPROVE_GOAL, max_time: budget, seed: None, try_hard: false, strict: false };
+        let options = FillOptions { min_score: IMPROVE_GOAL, max_time: budget, ..FillOptions::default() };
         let result = fill(index, &cleared, &options, cancel, &mut |_| {});
         if result.slots_filled == result.slots_total && badness(&result.quality) < badness(&original) {
             let better = best.as_ref().is_none_or(|(_, q)| badness(&result.quality) < badness(q));

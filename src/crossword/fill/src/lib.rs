@@ -15,7 +15,7 @@ pub use grid::{Direction, Grid, GridError, Slot, Square};
 pub use quality::{Quality, Rough};
 #[cfg(feature = "research")]
 pub use solver::research;
-pub use solver::{fill, FillOptions, FillResult, Progress, Reason, Stats};
+pub use solver::{fill, FillOptions, FillResult, Progress, Reason, Stats, POLISH_AT_LEAST};
 
 #[cfg(test)]
 mod tests;

@@ -278,7 +278,8 @@ fn progress_keeps_coming_during_the_polish_phase() {
     let (_d, index) = index_of("en", &refs);
     let grid = Grid::parse(index.language(), &["...", "...", "..."]).unwrap();
     let mut complete_snapshots = 0;
-    let r = fill(&index, &grid, &opts(5.0), &AtomicBool::new(false), &mut |p| {
+    let options = FillOptions { polish_at_least: Duration::from_millis(300), ..opts(5.0) };
+    let r = fill(&index, &grid, &options, &AtomicBool::new(false), &mut |p| {
         if p.filled == p.total && p.cells.len() == 9 {
             complete_snapshots += 1;
         }

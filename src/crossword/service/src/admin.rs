@@ -77,6 +77,13 @@ pub enum AdminCommand {
         #[serde(default)]
         reason: Option<String>,
     },
+    /// Write a consistent copy of the database to a new file (absolute path) while the server
+    /// runs.
+    #[serde(rename = "backup")]
+    Backup {
+        /// The file to create (refused when it exists).
+        path: std::path::PathBuf,
+    },
 }
 
 fn review_summary(p: &crossword_puzzle::Puzzle) -> Value {
@@ -123,7 +130,25 @@ pub fn execute(store: &dyn Store, command: AdminCommand) -> Result<Value, StoreE
         AdminCommand::ShowcaseReject { id, reason } => {
             review_summary(&crate::puzzles::review(store, &id, crate::puzzles::Decision::Reject, reason.as_deref())?)
         }
+        AdminCommand::Backup { path } => copy_report(&store.backup(&path)?),
     })
+}
+
+fn copy_report(report: &service_kit::db::CopyReport) -> Value {
+    let tables: serde_json::Map<String, Value> =
+        report.tables.iter().map(|(name, rows)| (name.clone(), json!(rows))).collect();
+    json!({ "path": report.path, "bytes": report.bytes, "tables": tables })
+}
+
+/// Replaces the data directory's database with a backup; refused while a server runs.
+pub fn restore(data_dir: &Path, backup: &Path) -> anyhow::Result<Value> {
+    match RedbStore::restore(backup, &data_dir.join(DATABASE_FILE)) {
+        Ok(report) => Ok(copy_report(&report)),
+        Err(StoreError::Locked) => {
+            anyhow::bail!("the server is running on {}: stop it before restoring", data_dir.display())
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Runs a command: through the running server if there is one, else on the database directly

@@ -142,7 +142,13 @@ async fn fill_inner(
         requested_id.as_deref(),
     )?;
     let remaining = quota::consume(state, &prepared.caller, Counter::Fills)?;
-    let options = FillOptions { min_score, max_time: Duration::from_secs_f64(max_time), seed, try_hard, strict: false };
+    let options = FillOptions {
+        min_score,
+        max_time: Duration::from_secs_f64(max_time),
+        seed,
+        try_hard,
+        ..FillOptions::default()
+    };
     if stream {
         return Ok(stream_fill(state.clone(), prepared, options, ticket, remaining));
     }

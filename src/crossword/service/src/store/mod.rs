@@ -283,4 +283,7 @@ pub trait Store: Send + Sync {
     /// Published puzzles for a public page, newest publication first: `limit` of them from
     /// `offset`, and how many there are in all.
     fn public_puzzles(&self, listing: Listing<'_>, limit: usize, offset: usize) -> StoreResult<(Vec<Puzzle>, usize)>;
+    /// Writes a consistent copy of everything to a new file at `dest` while serving goes on
+    /// (`crossword admin backup`).
+    fn backup(&self, dest: &std::path::Path) -> StoreResult<service_kit::db::CopyReport>;
 }

@@ -34,6 +34,25 @@ const PUBLIC: TableDefinition<&str, &[u8]> = TableDefinition::new("crossword.pub
 /// The showcase review queue: key the puzzle id, value its owner.
 const SHOWCASE: TableDefinition<&str, &str> = TableDefinition::new("crossword.showcase_queue");
 
+/// The prefix of the crossword service's tables.
+const PREFIX: &str = "crossword";
+
+/// Every table of the store: created at open, copied by backups and restores.
+fn tables(t: &service_kit::db::Tables<'_>) -> Result<(), service_kit::db::DbError> {
+    t.create(ACCOUNTS)?;
+    t.create(KEYS)?;
+    t.create(KEY_HASHES)?;
+    t.create(USAGE)?;
+    t.create(CLUES)?;
+    t.create(PUZZLES)?;
+    t.create(OWNER_PUZZLES)?;
+    t.create(IDEMPOTENCY)?;
+    t.create(VERSIONS)?;
+    t.create(DELETED)?;
+    t.create(SHOWCASE)?;
+    t.create(PUBLIC)
+}
+
 /// A [`Store`] in one redb file.
 pub struct RedbStore {
     db: Database,
@@ -46,21 +65,14 @@ fn backend(e: impl std::fmt::Display) -> StoreError {
 impl RedbStore {
     /// Opens (or creates) the database file.
     pub fn open(path: &Path) -> StoreResult<RedbStore> {
-        let db = service_kit::db::open(path, "crossword", |tables| {
-            tables.create(ACCOUNTS)?;
-            tables.create(KEYS)?;
-            tables.create(KEY_HASHES)?;
-            tables.create(USAGE)?;
-            tables.create(CLUES)?;
-            tables.create(PUZZLES)?;
-            tables.create(OWNER_PUZZLES)?;
-            tables.create(IDEMPOTENCY)?;
-            tables.create(VERSIONS)?;
-            tables.create(DELETED)?;
-            tables.create(SHOWCASE)?;
-            tables.create(PUBLIC)
-        })?;
+        let db = service_kit::db::open(path, PREFIX, tables)?;
         Ok(RedbStore { db })
+    }
+
+    /// Replaces the database at `database` with the backup at `backup` (never while a server
+    /// holds it).
+    pub fn restore(backup: &Path, database: &Path) -> StoreResult<service_kit::db::CopyReport> {
+        Ok(service_kit::db::restore(backup, PREFIX, tables, database)?)
     }
 
     fn get_json<T: serde::de::DeserializeOwned>(
@@ -350,6 +362,10 @@ fn finish<T>(txn: redb::WriteTransaction, outcome: T, done: bool) -> StoreResult
 }
 
 impl Store for RedbStore {
+    fn backup(&self, dest: &Path) -> StoreResult<service_kit::db::CopyReport> {
+        Ok(service_kit::db::backup(&self.db, PREFIX, tables, dest)?)
+    }
+
     fn create_account(&self, tier: Tier, name: Option<&str>) -> StoreResult<Account> {
         let account = Account { id: random_id("acct_"), tier, name: name.map(str::to_owned), created_at: now() };
         let txn = self.db.begin_write().map_err(backend)?;
