@@ -47,6 +47,11 @@ fn passwords_links_sessions_and_csrf() {
     assert_eq!(form.status, 200);
     let pre = cookie_of(form.header("set-cookie").unwrap());
     let csrf = csrf_of(&form.body);
+    // A planted cookie of the right length never reaches the page: a fresh token replaces it.
+    let planted = format!("covers_csrf=\"><b>{}", "x".repeat(38));
+    let replanted = request(c.addr, "GET", "/signin", &[("Cookie", planted.as_str())], None);
+    assert!(!replanted.body.contains("<b>xxx"), "{}", replanted.body);
+    assert_eq!(csrf_of(&replanted.body).len(), 43);
     let post = |cookie: &str, body: String| {
         request(
             c.addr,

@@ -189,7 +189,11 @@ pub async fn signin_form(
     if session(&state, &headers).is_some() {
         return redirect(next, &[]);
     }
-    let csrf = cookie(&headers, CSRF_COOKIE).filter(|c| c.len() == 43).unwrap_or_else(new_token);
+    // Reuse the cookie's token only when it is one of ours in shape (43 alphanumerics): a
+    // planted cookie must never reach the page's HTML.
+    let csrf = cookie(&headers, CSRF_COOKIE)
+        .filter(|c| c.len() == 43 && c.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .unwrap_or_else(new_token);
     page(
         StatusCode::OK,
         "Sign in",
