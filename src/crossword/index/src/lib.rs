@@ -57,10 +57,6 @@ struct Group {
     cells: Range<usize>,
     /// Per position: the byte range of its `PostingRef` array.
     positions: Vec<Range<usize>>,
-    /// `cutoffs[m]`: how many ranks score at least `m` (scores descend by rank), made on the
-    /// group's first search with a minimum score, so a search never binary-searches the
-    /// scores (16 cache misses on a big group).
-    cutoffs: std::sync::OnceLock<Box<[u32; 256]>>,
 }
 
 /// The text and score arrays of one length group.
@@ -187,7 +183,6 @@ impl Index {
                 text: checked_range(d.text, d.text_len, body)?,
                 cells: checked_range(d.cells, 2 * (n * len) as u64, body)?,
                 positions: Vec::with_capacity(len),
-                cutoffs: std::sync::OnceLock::new(),
             };
             let text_offsets: &[u32] = cast(bytes, g.text_offsets.clone())?;
             if text_offsets.last().map(|&l| l as usize) != Some(g.text.len()) {
@@ -303,11 +298,10 @@ impl Index {
 
     /// The id of a cell, if any entry uses it.
     pub fn cell_id(&self, cell: &str) -> Option<u16> {
-        if let Some(&id) =
-            cell.as_bytes().first().filter(|_| cell.len() == 1).and_then(|&b| self.ascii_cell_ids.get(b as usize))
-        {
-            if id != NO_CELL {
-                return Some(id);
+        if let [b] = cell.as_bytes() {
+            match self.ascii_cell_ids.get(*b as usize) {
+                Some(&id) if id != NO_CELL => return Some(id),
+                _ => {}
             }
         }
         self.cell_ids.get(cell).copied()
@@ -405,32 +399,13 @@ impl Index {
         ranks.into_iter().filter_map(|r| entries.hit(r)).collect()
     }
 
-    /// How many entries of length `len` score at least `min_score` (they are the first ranks).
-    fn cutoff(&self, len: usize, min_score: u32) -> u32 {
-        let Some(g) = self.groups.get(len) else { return 0 };
-        match min_score {
-            0 => g.count as u32,
-            256.. => 0,
-            m => {
-                let table = g.cutoffs.get_or_init(|| {
-                    let scores = self.scores_of_length(len);
-                    let mut table = Box::new([0u32; 256]);
-                    for (m, at) in table.iter_mut().enumerate() {
-                        *at = scores.partition_point(|&s| s as usize >= m) as u32;
-                    }
-                    table
-                });
-                table[m as usize]
-            }
-        }
-    }
-
     /// Like [`Index::search`] but returns ranks within the length group, into `out`.
     pub fn search_ranks(&self, pattern: &Pattern, min_score: u32, limit: usize, out: &mut Vec<u32>) {
         out.clear();
         let len = pattern.len();
+        let scores = self.scores_of_length(len);
         // Ranks are in descending score order: everything before `cutoff` passes `min_score`.
-        let cutoff = self.cutoff(len, min_score);
+        let cutoff = scores.partition_point(|&s| s as u32 >= min_score) as u32;
         if cutoff == 0 || limit == 0 {
             return;
         }
