@@ -27,7 +27,24 @@ impl Drop for Covers {
 /// itself for the admin command.
 pub fn start(data: &Path, config: &Path) -> Covers {
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    start_at(format!("127.0.0.1:{port}").parse().unwrap(), data, config)
+}
+
+impl Covers {
+    /// Kills the server with SIGKILL and starts it again on the same address, data and
+    /// configuration; panics unless it opens its database and answers.
+    pub fn kill_and_restart(&mut self, data: &Path, config: &Path) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+        let _ = std::fs::remove_file(data.join("server.json"));
+        let mut fresh = start_at(self.addr, data, config);
+        // `fresh` leaves with the dead process, which its drop only reaps again.
+        std::mem::swap(&mut self.child, &mut fresh.child);
+    }
+}
+
+/// Starts `covers serve` on `addr`.
+fn start_at(addr: SocketAddr, data: &Path, config: &Path) -> Covers {
     let child = Command::new(env!("CARGO_BIN_EXE_covers"))
         .args([
             "serve",

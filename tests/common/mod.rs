@@ -201,6 +201,25 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, headers: &[(&str, &st
     Reply { status: response.status, body: response.text(), headers: response.headers }
 }
 
+/// Sends one request; `None` when the connection fails (a server being killed, say).
+pub fn try_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+) -> Option<Reply> {
+    let mut request = Request::new(method, path).timeout(Duration::from_secs(20));
+    for (k, v) in headers {
+        request = request.header(k, v);
+    }
+    if let Some(b) = body {
+        request = request.body(b);
+    }
+    let response = request.send(addr).ok()?;
+    Some(Reply { status: response.status, body: response.text(), headers: response.headers })
+}
+
 /// A running server.
 pub struct Server {
     pub addr: SocketAddr,
@@ -265,6 +284,15 @@ impl Server {
     /// Stops the server (SIGTERM) and starts it again on the same data, indexes and address.
     pub fn restart(&mut self) {
         assert!(self.terminate().success());
+        let _ = std::fs::remove_file(self.data_dir.join("server.json"));
+        self.child = spawn(self.addr, &self.data_dir, &self.index_dir, self.config.as_deref());
+    }
+
+    /// Kills the server with SIGKILL (no shutdown at all) and starts it again on the same data,
+    /// indexes and address; panics unless the database opens and the server answers.
+    pub fn kill_and_restart(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
         let _ = std::fs::remove_file(self.data_dir.join("server.json"));
         self.child = spawn(self.addr, &self.data_dir, &self.index_dir, self.config.as_deref());
     }

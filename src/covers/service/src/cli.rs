@@ -257,6 +257,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 let store = crate::store::Store::open(&data_dir.join(crate::store::DATABASE_FILE))
                     .map_err(|e| anyhow::anyhow!("opening the database: {e}"))?;
                 let state = Arc::new(AppState::new(Arc::new(Observer::new(base)), store, &config, &data_dir));
+                match state.store.files_in_use() {
+                    Ok(in_use) => {
+                        let removed = state.files.sweep(&in_use);
+                        if removed > 0 {
+                            tracing::info!(removed, "stray files of an interrupted run removed");
+                        }
+                    }
+                    Err(e) => tracing::warn!(error = %e, "files not swept"),
+                }
                 crate::exports::start(&state);
                 let announced = service_kit::admin::ServerFile::write(&data_dir, bound)?;
                 println!("listening on http://{bound}/api/v1");

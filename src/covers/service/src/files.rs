@@ -43,6 +43,24 @@ impl Files {
         std::fs::read(self.path(hash)?).ok()
     }
 
+    /// Removes what a crash can leave behind, before serving starts: temporary files of
+    /// interrupted writes, and files no record refers to (`in_use` holds every hash the
+    /// database names). Answers how many files went.
+    pub fn sweep(&self, in_use: &std::collections::HashSet<String>) -> usize {
+        let mut removed = 0;
+        let Ok(folders) = std::fs::read_dir(&self.dir) else { return 0 };
+        for folder in folders.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+            for file in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+                let name = file.file_name().to_string_lossy().into_owned();
+                let stray = name.ends_with(".tmp") || (self.path(&name).is_some() && !in_use.contains(&name));
+                if stray && std::fs::remove_file(file.path()).is_ok() {
+                    removed += 1;
+                }
+            }
+        }
+        removed
+    }
+
     /// Removes a file (nothing if it is not there).
     pub fn remove(&self, hash: &str) {
         if let Some(p) = self.path(hash) {
@@ -66,5 +84,22 @@ mod tests {
         assert!(files.get("../../etc/passwd").is_none());
         files.remove(&a);
         assert!(files.get(&a).is_none());
+    }
+
+    #[test]
+    fn the_sweep_removes_strays_and_keeps_what_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = Files::new(dir.path().join("files"));
+        let kept = files.put(b"kept").unwrap();
+        let orphan = files.put(b"orphan").unwrap();
+        let folder = dir.path().join("files").join(&kept[..2]);
+        std::fs::write(folder.join(format!(".{kept}.abcdefgh.tmp")), b"half").unwrap();
+        std::fs::write(folder.join("notes.txt"), b"not ours").unwrap();
+        let in_use = std::collections::HashSet::from([kept.clone()]);
+        assert_eq!(files.sweep(&in_use), 2);
+        assert_eq!(files.get(&kept).as_deref(), Some(&b"kept"[..]));
+        assert!(files.get(&orphan).is_none());
+        assert!(folder.join("notes.txt").exists(), "names that are not hashes are left alone");
+        assert_eq!(files.sweep(&in_use), 0);
     }
 }

@@ -11,26 +11,37 @@ use serde_json::{json, Value};
 
 use crate::accounts::{today, Account};
 use crate::api::{ApiError, AppState, Code};
-use crate::store::{DesignImage, SavedDesign};
+use crate::store::{Charge, DesignImage, Inserted, SavedDesign};
 
 /// Storage failures are `UNAVAILABLE` (503): the caller may retry.
 pub fn storage(e: service_kit::db::DbError) -> ApiError {
     ApiError::new(Code::Unavailable, format!("storage: {e}"))
 }
 
-/// Counts one use of a daily quota, or `QUOTA_REACHED` with `Retry-After` (next midnight UTC).
-pub fn take_quota(state: &AppState, account: &Account, kind: &str, limit: Option<u64>) -> Result<(), ApiError> {
+/// Writes a record that costs one use of a daily quota: `insert` gets the [`Charge`] and must
+/// count it in the transaction that writes the record. `QUOTA_REACHED` with `Retry-After` (next
+/// midnight UTC) when the day's uses are gone; `full` when the plan's cap refused it.
+fn insert_charged(
+    account: &Account,
+    kind: &str,
+    limit: Option<u64>,
+    insert: impl FnOnce(&Charge<'_>) -> Result<Inserted, service_kit::db::DbError>,
+    full: impl FnOnce() -> ApiError,
+) -> Result<(), ApiError> {
     let (day, reset_in) = today(service_kit::period::unix_now());
-    if state.store.take(&account.id, &day, kind, limit).map_err(storage)? {
-        Ok(())
-    } else {
-        Err(ApiError::new(
-            Code::QuotaReached,
-            format!("the account's daily {kind} quota ({}) is used up", limit.unwrap_or(0)),
-        )
-        .with("quota", kind)
-        .header(axum::http::header::RETRY_AFTER, reset_in))
+    let charge = Charge { account: &account.id, day: &day, kind, limit };
+    match insert(&charge).map_err(storage)? {
+        Inserted::Done => Ok(()),
+        Inserted::Full => Err(full()),
+        Inserted::QuotaReached => Err(quota_reached(kind, limit, reset_in)),
     }
+}
+
+/// `QUOTA_REACHED` for the daily quota `kind`, with `Retry-After` (`reset_in` seconds).
+fn quota_reached(kind: &str, limit: Option<u64>, reset_in: u64) -> ApiError {
+    ApiError::new(Code::QuotaReached, format!("the account's daily {kind} quota ({}) is used up", limit.unwrap_or(0)))
+        .with("quota", kind)
+        .header(axum::http::header::RETRY_AFTER, reset_in)
 }
 
 /// A saved design as listed.
@@ -74,7 +85,6 @@ pub fn save_design(state: &AppState, account: &Account, body: &Value) -> Result<
         return Err(full());
     }
     let images = own_images(state, account, &intent, &BTreeMap::new())?;
-    take_quota(state, account, "composes", limits.daily_composes)?;
     let design = SavedDesign {
         id: service_kit::keys::random_id("des_"),
         account_id: account.id.clone(),
@@ -84,9 +94,13 @@ pub fn save_design(state: &AppState, account: &Account, body: &Value) -> Result<
         created_at: service_kit::period::unix_now_millis(),
         images,
     };
-    if !state.store.insert_design(&design, limits.designs).map_err(storage)? {
-        return Err(full());
-    }
+    insert_charged(
+        account,
+        "composes",
+        limits.daily_composes,
+        |charge| state.store.insert_design(&design, limits.designs, charge),
+        full,
+    )?;
     let base = &state.observer.base_url;
     Ok(json!({
         "designId": design.id,
@@ -213,7 +227,6 @@ pub fn export_design(
         )
         .with("output", output));
     }
-    take_quota(state, account, "exports", limits.daily_exports)?;
     let job = crate::exports::Job {
         id: service_kit::keys::random_id("exp_"),
         account_id: account.id.clone(),
@@ -229,7 +242,13 @@ pub fn export_design(
         file: None,
         error: None,
     };
-    state.store.put_job(&job).map_err(storage)?;
+    insert_charged(
+        account,
+        "exports",
+        limits.daily_exports,
+        |charge| state.store.insert_job(&job, charge),
+        || ApiError::new(Code::Unavailable, "the job was not queued"),
+    )?;
     state.exports.push(&job.id);
     Ok(job)
 }
@@ -442,7 +461,14 @@ pub fn add_upload(state: &AppState, account: &Account, bytes: &[u8], name: Optio
         return Err(full());
     }
     let cleaned = covers_engine::upload::clean(bytes).map_err(|why| ApiError::validation("file", why))?;
-    take_quota(state, account, "uploads", limits.daily_uploads)?;
+    // Checked before the files are stored (a refused upload writes nothing), and again
+    // atomically with the record.
+    let (day, reset_in) = today(service_kit::period::unix_now());
+    if let Some(limit) = limits.daily_uploads {
+        if state.store.usage(&account.id, &day, "uploads").map_err(storage)? >= limit {
+            return Err(quota_reached("uploads", Some(limit), reset_in));
+        }
+    }
     let io = |e: std::io::Error| ApiError::new(Code::Unavailable, format!("storing the file: {e}"));
     let file = state.files.put(&cleaned.image.bytes).map_err(io)?;
     let preview = state.files.put(&cleaned.preview.bytes).map_err(io)?;
@@ -458,8 +484,23 @@ pub fn add_upload(state: &AppState, account: &Account, bytes: &[u8], name: Optio
         preview,
         created_at: service_kit::period::unix_now_millis(),
     };
-    if !state.store.insert_upload(&record, limits.uploads_library).map_err(storage)? {
-        return Err(full());
+    let inserted = insert_charged(
+        account,
+        "uploads",
+        limits.daily_uploads,
+        |charge| state.store.insert_upload(&record, limits.uploads_library, charge),
+        full,
+    );
+    if let Err(refused) = inserted {
+        // A parallel upload took the last place: the files stored for this one go again
+        // (unless another record shares their content). A crash here leaves them to the sweep
+        // at the next start.
+        for hash in [&record.file, &record.preview] {
+            if !state.store.file_in_use(hash).unwrap_or(true) {
+                state.files.remove(hash);
+            }
+        }
+        return Err(refused);
     }
     Ok(upload_json(&state.observer.base_url, &record))
 }

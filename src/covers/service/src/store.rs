@@ -37,6 +37,29 @@ const USAGE: TableDefinition<&str, u64> = TableDefinition::new("covers.usage");
 /// File name of the database in the data directory.
 pub const DATABASE_FILE: &str = "covers.redb";
 
+/// One use of an account's daily quota, counted in the transaction that writes what it pays for.
+pub struct Charge<'a> {
+    /// The account.
+    pub account: &'a str,
+    /// The UTC day, `YYYY-MM-DD`.
+    pub day: &'a str,
+    /// The quota: `composes`, `uploads` or `exports`.
+    pub kind: &'a str,
+    /// Uses allowed that day (`None`: unlimited).
+    pub limit: Option<u64>,
+}
+
+/// What an insert with a cap and a quota did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inserted {
+    /// Written, and the quota counted.
+    Done,
+    /// Refused: the account already has as many as its plan keeps. Nothing counted.
+    Full,
+    /// Refused: the day's quota is used up. Nothing written.
+    QuotaReached,
+}
+
 /// The store.
 pub struct Store {
     db: Database,
@@ -228,10 +251,23 @@ impl Store {
         Ok(keys)
     }
 
-    /// Saves a design if the account has fewer than `limit` (`None`: no limit), checked and
-    /// written in one transaction; `false` when the limit is reached.
-    pub fn insert_design(&self, design: &SavedDesign, limit: Option<u64>) -> Result<bool, DbError> {
-        self.insert_capped(DESIGNS, &design.id, design, |d: &SavedDesign| d.account_id == design.account_id, limit)
+    /// Saves a design if the account has fewer than `limit` (`None`: no limit) and `charge`
+    /// fits its quota: checked, counted and written in one transaction, so a crash or a parallel
+    /// request never leaves a use counted without its design.
+    pub fn insert_design(
+        &self,
+        design: &SavedDesign,
+        limit: Option<u64>,
+        charge: &Charge<'_>,
+    ) -> Result<Inserted, DbError> {
+        self.insert_capped(
+            DESIGNS,
+            &design.id,
+            design,
+            |d: &SavedDesign| d.account_id == design.account_id,
+            limit,
+            Some(charge),
+        )
     }
 
     /// A saved design by id.
@@ -286,10 +322,17 @@ impl Store {
         Ok(true)
     }
 
-    /// Keeps an upload if the account's library has fewer than `limit` images, checked and
-    /// written in one transaction; `false` when the library is full.
-    pub fn insert_upload(&self, upload: &Upload, limit: Option<u64>) -> Result<bool, DbError> {
-        self.insert_capped(UPLOADS, &upload.id, upload, |u: &Upload| u.account_id == upload.account_id, limit)
+    /// Keeps an upload if the account's library has fewer than `limit` images and `charge` fits
+    /// its quota: checked, counted and written in one transaction.
+    pub fn insert_upload(&self, upload: &Upload, limit: Option<u64>, charge: &Charge<'_>) -> Result<Inserted, DbError> {
+        self.insert_capped(
+            UPLOADS,
+            &upload.id,
+            upload,
+            |u: &Upload| u.account_id == upload.account_id,
+            limit,
+            Some(charge),
+        )
     }
 
     /// An upload by id.
@@ -343,6 +386,29 @@ impl Store {
             }
         }
         Ok(false)
+    }
+
+    /// Queues a new export job if `charge` fits its quota: counted and written in one
+    /// transaction.
+    pub fn insert_job(&self, job: &crate::exports::Job, charge: &Charge<'_>) -> Result<Inserted, DbError> {
+        self.insert_capped(JOBS, &job.id, job, |_: &crate::exports::Job| false, None, Some(charge))
+    }
+
+    /// Every file the records refer to (uploads and their previews, designs' images, export
+    /// files), for the sweep at start.
+    pub fn files_in_use(&self) -> Result<std::collections::HashSet<String>, DbError> {
+        let mut out = std::collections::HashSet::new();
+        for u in self.all_of(UPLOADS, |_: &Upload| true)? {
+            out.insert(u.file);
+            out.insert(u.preview);
+        }
+        for d in self.all_of(DESIGNS, |_: &SavedDesign| true)? {
+            out.extend(d.images.into_values().map(|i| i.file));
+        }
+        for j in self.jobs()? {
+            out.extend(j.file.map(|f| f.hash));
+        }
+        Ok(out)
     }
 
     /// Writes an export job.
@@ -430,23 +496,6 @@ impl Store {
         Ok(table.get(format!("{account}|{day}|{kind}").as_str()).map_err(backend)?.map_or(0, |v| v.value()))
     }
 
-    /// Counts one use of `kind` if it stays within `limit` (`None`: unlimited), in one
-    /// transaction so parallel requests never pass the limit; `false` when the limit is reached.
-    pub fn take(&self, account: &str, day: &str, kind: &str, limit: Option<u64>) -> Result<bool, DbError> {
-        let key = format!("{account}|{day}|{kind}");
-        let txn = self.db.begin_write().map_err(backend)?;
-        {
-            let mut table = txn.open_table(USAGE).map_err(backend)?;
-            let used = table.get(key.as_str()).map_err(backend)?.map_or(0, |v| v.value());
-            if limit.is_some_and(|l| used >= l) {
-                return Ok(false);
-            }
-            table.insert(key.as_str(), used + 1).map_err(backend)?;
-        }
-        txn.commit().map_err(backend)?;
-        Ok(true)
-    }
-
     /// Every record of a JSON table that `keep` accepts.
     pub(crate) fn all_of<T: serde::de::DeserializeOwned>(
         &self,
@@ -466,8 +515,8 @@ impl Store {
         Ok(out)
     }
 
-    /// Inserts a record unless the records `same_owner` accepts already number `limit`, counted
-    /// and written in one transaction; `false` when the limit is reached.
+    /// Inserts a record unless the records `same_owner` accepts already number `limit` or
+    /// `charge` would pass its quota; checked, counted and written in one transaction.
     fn insert_capped<T: serde::Serialize + serde::de::DeserializeOwned>(
         &self,
         table: TableDefinition<&str, &[u8]>,
@@ -475,10 +524,20 @@ impl Store {
         value: &T,
         same_owner: impl Fn(&T) -> bool,
         limit: Option<u64>,
-    ) -> Result<bool, DbError> {
+        charge: Option<&Charge<'_>>,
+    ) -> Result<Inserted, DbError> {
         let bytes = serde_json::to_vec(value).map_err(backend)?;
         let txn = self.db.begin_write().map_err(backend)?;
         {
+            if let Some(charge) = charge {
+                let key = format!("{}|{}|{}", charge.account, charge.day, charge.kind);
+                let mut usage = txn.open_table(USAGE).map_err(backend)?;
+                let used = usage.get(key.as_str()).map_err(backend)?.map_or(0, |v| v.value());
+                if charge.limit.is_some_and(|l| used >= l) {
+                    return Ok(Inserted::QuotaReached);
+                }
+                usage.insert(key.as_str(), used + 1).map_err(backend)?;
+            }
             let mut table = txn.open_table(table).map_err(backend)?;
             if let Some(limit) = limit {
                 let mut count = 0;
@@ -488,13 +547,13 @@ impl Store {
                     count += u64::from(same_owner(&record));
                 }
                 if count >= limit {
-                    return Ok(false);
+                    return Ok(Inserted::Full);
                 }
             }
             table.insert(id, bytes.as_slice()).map_err(backend)?;
         }
         txn.commit().map_err(backend)?;
-        Ok(true)
+        Ok(Inserted::Done)
     }
 
     pub(crate) fn put_json<T: serde::Serialize>(
@@ -592,14 +651,35 @@ mod tests {
     }
 
     #[test]
-    fn daily_usage_never_passes_its_limit() {
+    fn a_write_and_its_quota_use_are_one_transaction() {
         let dir = tempfile::tempdir().unwrap();
         let s = Store::open(&dir.path().join(DATABASE_FILE)).unwrap();
-        assert!(s.take("a", "2026-11-24", "exports", Some(2)).unwrap());
-        assert!(s.take("a", "2026-11-24", "exports", Some(2)).unwrap());
-        assert!(!s.take("a", "2026-11-24", "exports", Some(2)).unwrap());
-        assert_eq!(s.usage("a", "2026-11-24", "exports").unwrap(), 2);
-        assert!(s.take("a", "2026-11-25", "exports", Some(2)).unwrap(), "a new day");
-        assert!(s.take("b", "2026-11-24", "exports", None).unwrap());
+        let design = |id: &str, account: &str| SavedDesign {
+            id: id.to_owned(),
+            account_id: account.to_owned(),
+            name: id.to_owned(),
+            intent: json!({ "format": "cd" }),
+            title: None,
+            created_at: 1,
+            images: Default::default(),
+        };
+        let charge = |account, day| Charge { account, day, kind: "composes", limit: Some(3) };
+        let day = "2026-11-24";
+        assert_eq!(s.insert_design(&design("d1", "a"), Some(2), &charge("a", day)).unwrap(), Inserted::Done);
+        assert_eq!(s.insert_design(&design("d2", "a"), Some(2), &charge("a", day)).unwrap(), Inserted::Done);
+        // The cap refuses a third design and counts nothing.
+        assert_eq!(s.insert_design(&design("d3", "a"), Some(2), &charge("a", day)).unwrap(), Inserted::Full);
+        assert_eq!(s.usage("a", day, "composes").unwrap(), 2);
+        assert!(s.delete_design("a", "d1").unwrap());
+        assert_eq!(s.insert_design(&design("d3", "a"), Some(2), &charge("a", day)).unwrap(), Inserted::Done);
+        // The quota refuses a fourth compose and writes nothing.
+        assert!(s.delete_design("a", "d2").unwrap());
+        assert_eq!(s.insert_design(&design("d4", "a"), Some(2), &charge("a", day)).unwrap(), Inserted::QuotaReached);
+        assert!(s.design("d4").unwrap().is_none());
+        assert_eq!(s.usage("a", day, "composes").unwrap(), 3);
+        assert_eq!(s.insert_design(&design("d4", "a"), Some(2), &charge("a", "2026-11-25")).unwrap(), Inserted::Done);
+        let unlimited = Charge { account: "b", day, kind: "composes", limit: None };
+        assert_eq!(s.insert_design(&design("d5", "b"), None, &unlimited).unwrap(), Inserted::Done);
+        assert_eq!(s.files_in_use().unwrap().len(), 0);
     }
 }
