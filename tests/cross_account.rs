@@ -60,6 +60,9 @@ fn crossword_routes_keep_accounts_apart() {
         ("PATCH", format!("/api/v1/puzzles/{published}"), Some(json!({ "title": "B was here" }))),
         ("DELETE", format!("/api/v1/puzzles/{published}"), None),
         ("POST", format!("/api/v1/puzzles/{published}/publish"), Some(json!({ "submitToShowcase": true }))),
+        // Earlier versions may hold what was there before publication: the owner's alone.
+        ("GET", format!("/api/v1/puzzles/{published}/versions"), None),
+        ("GET", format!("/api/v1/puzzles/{published}/versions/1"), None),
     ] {
         let r = send(&b, method, &path, body.as_ref());
         assert_eq!(r.status, 404, "{method} {path} by another account: {}", r.body);

@@ -171,9 +171,10 @@ pub fn page(
     } else {
         String::new()
     };
-    // The intent travels in a JSON script element the browser never executes; `</` is escaped so
-    // no text of the design can close the element.
-    let intent_json = intent.to_json().to_string().replace("</", "<\\/");
+    // The intent travels in a JSON script element the browser never executes. Every `<` is
+    // written `\u003c` (the same string to JSON), so no text of the design can close the element
+    // or open a comment that changes where it ends.
+    let intent_json = intent.to_json().to_string().replace('<', "\\u003c");
     let page = format!(
         r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{h} · {f}</title><meta name="robots" content="noindex">{csrf_meta}<link rel="icon" href="data:,"><link rel="stylesheet" href="/design/assets/designer.css"><script src="/design/assets/designer.js" defer></script></head><body><header><h1>{h}</h1><p>{f}: {w} × {hh} mm, bleed {b} mm. Red: trim; green dashes: safe area; blue dashes: folds.</p><nav class="tools" aria-label="Design"><button type="button" id="undo" disabled>Undo</button><button type="button" id="redo" disabled>Redo</button><a id="download" href="/design/{id}/preview.png" download="preview.png">Download the preview (PNG)</a><a href="/design/{id}/preview.svg" download="preview.svg">SVG</a><span id="status" role="status" aria-live="polite"></span>{account_tools}</nav></header><main id="designer" data-id="{id}" data-kind="{kind}" data-mode="{mode}"><div id="sheet" class="sheet">{svg}</div><form id="panel" autocomplete="off"><fieldset><legend>Style</legend><label>Background <input type="color" name="background" value="{bg}"></label><label>Text colour <input type="color" name="labelColor" value="{ink}"></label><label>Font <select name="font">{font_options}</select></label>{finish}</fieldset>{title_fields}<fieldset><legend>Show</legend>{hide_boxes}</fieldset><fieldset><legend>Texts</legend><div id="texts"></div><button type="button" id="add-text">Add a text</button></fieldset><fieldset><legend>Decals</legend><div id="decals"></div><label>Decal <select id="decal-choice">{decal_options}</select></label><button type="button" id="add-decal">Add the decal</button></fieldset><p class="hint">Drag texts and decals on the sheet. Click one to select it, then press + or − to resize it, or Delete to remove it. Ctrl+Z undoes, Ctrl+Y redoes.</p></form></main><script type="application/json" id="intent">{intent_json}</script><script type="application/json" id="layers">{layers}</script></body></html>"#,
         h = esc(&heading),

@@ -460,15 +460,15 @@ pub fn add_upload(state: &AppState, account: &Account, bytes: &[u8], name: Optio
     if limits.uploads_library.is_some_and(|l| state.store.uploads_of(&account.id).map_or(0, |u| u.len() as u64) >= l) {
         return Err(full());
     }
-    let cleaned = covers_engine::upload::clean(bytes).map_err(|why| ApiError::validation("file", why))?;
-    // Checked before the files are stored (a refused upload writes nothing), and again
-    // atomically with the record.
+    // Checked before anything is decoded or stored (a refused upload costs no decoding and
+    // writes nothing), and again atomically with the record.
     let (day, reset_in) = today(service_kit::period::unix_now());
     if let Some(limit) = limits.daily_uploads {
         if state.store.usage(&account.id, &day, "uploads").map_err(storage)? >= limit {
             return Err(quota_reached("uploads", Some(limit), reset_in));
         }
     }
+    let cleaned = covers_engine::upload::clean(bytes).map_err(|why| ApiError::validation("file", why))?;
     let io = |e: std::io::Error| ApiError::new(Code::Unavailable, format!("storing the file: {e}"));
     let file = state.files.put(&cleaned.image.bytes).map_err(io)?;
     let preview = state.files.put(&cleaned.preview.bytes).map_err(io)?;

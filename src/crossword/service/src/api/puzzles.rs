@@ -654,7 +654,8 @@ pub async fn versions(State(state): State<Arc<AppState>>, Path(id): Path<String>
     let (state, headers) = (&state, &headers);
     metered(state, headers, Scope::Read, |caller| async move {
         check_id(&id)?;
-        let current = visible(state, &caller, &id)?;
+        // Earlier versions are the owner's alone (they may hold drafts from before publication).
+        let current = owned(state, &caller, &id)?;
         let mut list: Vec<Value> =
             state.store.puzzle_versions(&id).map_err(internal)?.iter().map(|p| version_summary(p, false)).collect();
         list.push(version_summary(&current, true));
@@ -680,7 +681,7 @@ pub async fn version(
     metered(state, headers, Scope::Read, |caller| async move {
         let n = VERSION_NUMBER.from_query(&[("n".to_owned(), n)])? as u32;
         check_id(&id)?;
-        let current = visible(state, &caller, &id)?;
+        let current = owned(state, &caller, &id)?;
         if current.version == n {
             return Ok(Json(puzzle_json(state, &current)));
         }

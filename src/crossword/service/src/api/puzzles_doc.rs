@@ -253,7 +253,7 @@ pub fn document(doc: &mut Value) {
         "get",
         json!({
             "operationId": "listPuzzleVersions", "summary": "A puzzle's version history (extension)",
-            "description": "Scope `read`; same visibility as GET /puzzles/{id}. Every kept version, oldest first, then the current one: its number, when it was saved, and what the edit that made it changed.",
+            "description": "Scope `read`; the owner's puzzles only (another account's, published or not, is 404: earlier versions may hold what was there before publication). Every kept version, oldest first, then the current one: its number, when it was saved, and what the edit that made it changed.",
             "parameters": [id_param()],
             "responses": merge(json!({ "200": {
                 "description": "The versions.",
@@ -268,7 +268,7 @@ pub fn document(doc: &mut Value) {
         "get",
         json!({
             "operationId": "getPuzzleVersion", "summary": "One version of a puzzle (extension)",
-            "description": "Scope `read`; same visibility as GET /puzzles/{id}. The puzzle as it was in version `n`.",
+            "description": "Scope `read`; the owner's puzzles only, as for the version list. The puzzle as it was in version `n`.",
             "parameters": [id_param(), { "name": "n", "in": "path", "required": true, "schema": VERSION_NUMBER.schema(), "examples": { "first": { "value": "1" } } }],
             "responses": merge(json!({
                 "200": puzzle_ok("The version."),
