@@ -34,6 +34,15 @@ RUST_LOG=warn "$CB" serve --listen "127.0.0.1:$CP" --data-dir "$WORK/covers" --c
 COVERS_PID=$!; PIDS+=("$COVERS_PID")
 wait_port "$SP"; wait_port "$CP"
 
-CROSSWORD_ADDR="127.0.0.1:$SP" COVERS_ADDR="127.0.0.1:$CP" CROSSWORD_KEYS="$FIRST_KEY,$SECOND_KEY" \
+# Word searches: wrk, two connections, for the whole run (its latencies are exact).
+export CROSSWORD_KEY="$FIRST_KEY"
+wrk -t1 -c2 -d"${SOAK_SECONDS:-600}s" --latency -s bench/scripts/words.lua "http://127.0.0.1:$SP" > "$WORK/words.txt" 2>&1 &
+PIDS+=("$!")
+
+status=0
+WORDS_WRK="$WORK/words.txt" CROSSWORD_ADDR="127.0.0.1:$SP" COVERS_ADDR="127.0.0.1:$CP" CROSSWORD_KEYS="$FIRST_KEY,$SECOND_KEY" \
   COVERS_KEY="$COVERS_KEY" CROSSWORD_PID="$CROSSWORD_PID" COVERS_PID="$COVERS_PID" \
-  python3 bench/soak/soak.py
+  python3 bench/soak/soak.py || status=$?
+echo
+echo "wrk (GET /api/v1/words):"; sed -n '/Latency Distribution/,/Requests\/sec/p' "$WORK/words.txt"
+exit "$status"

@@ -4,11 +4,13 @@
 Started by bench/soak/run.sh, which builds and starts the servers and passes their addresses,
 keys and process ids in the environment. Traffic, all at once for the whole run:
 
-  - word searches (GET /api/v1/words, 20 patterns, 3 clients), the route whose p99 must stay
+  - word searches: driven by wrk from run.sh (its latencies are exact; this script's Python
+    clients would add their own scheduling to every figure), the route whose p99 must stay
     under 5 ms while everything else runs;
   - clue lookups (GET /api/v1/clues/{word}, 1 client);
-  - fills (POST /api/v1/fill of a 15x15, 10 s each, 2 clients from 2 accounts): the solver pool
-    (solver_threads = 2) is always full, and a third fill gets the designed 429 SOLVER_BUSY;
+  - fills (POST /api/v1/fill of an open 9x9, which runs its whole 10 s, 2 clients from 2
+    accounts): the solver pool (solver_threads = 2) is always full, and a third fill gets the
+    designed 429 SOLVER_BUSY;
   - puzzle writes (create, edit, publish, delete; 1 client);
   - cover composes (POST /api/compose and POST /api/v1/designs; 1 client);
   - cover exports (600 DPI PNG; 1 client keeping the export queue at least 3 deep).
@@ -34,13 +36,8 @@ COVERS_KEY = os.environ["COVERS_KEY"]
 PIDS = {"crossword": int(os.environ["CROSSWORD_PID"]), "covers": int(os.environ["COVERS_PID"])}
 OUT = os.environ.get("SOAK_OUT", "bench/results/soak.json")
 
-PATTERNS = ["C_T", "S__RE", "_A_E", "ST_R", "__ING", "A___E", "QU__", "_O_O_", "TR___", "____",
-            "B_RD", "PL_N_T", "_____S", "RE____", "C__SS", "_X_", "M_M", "__Z__", "ON_", "LA_E_"]
 WORDS = ["cat", "area", "ere", "oleo", "alee", "esne", "santa", "paris", "dog", "tree"]
-GRID15 = ["....#.....#....", "....#.....#....", "...............", "###....#....###",
-          ".....#...#.....", "....#.....#....", "...#.......#...", "......###......",
-          "...#.......#...", "....#.....#....", ".....#...#.....", "###....#....###",
-          "...............", "....#.....#....", "....#.....#...."]
+OPEN9 = ["........."] * 9
 
 lock = threading.Lock()
 samples = {}     # route -> [latency ms]
@@ -94,13 +91,6 @@ def auth(key):
     return {"Authorization": "Bearer " + key, "Content-Type": "application/json"}
 
 
-def words():
-    c = Client(CW)
-    h = auth(KEYS[0])
-    while not stop.is_set():
-        c.send("GET", "/api/v1/words?pattern=%s&limit=50" % random.choice(PATTERNS), h, route="GET /words")
-
-
 def clues():
     c = Client(CW)
     h = auth(KEYS[0])
@@ -112,7 +102,7 @@ def clues():
 def fills(key):
     c = Client(CW)
     h = auth(key)
-    body = json.dumps({"grid": GRID15, "max_time": 10})
+    body = json.dumps({"grid": OPEN9, "max_time": 10})
     while not stop.is_set():
         c.send("POST", "/api/v1/fill", h, body, route="POST /fill", timeout=60)
 
@@ -201,8 +191,7 @@ def rss_kib(pid):
 
 
 def main():
-    threads = [threading.Thread(target=words) for _ in range(3)]
-    threads += [threading.Thread(target=clues), threading.Thread(target=busy_probe),
+    threads = [threading.Thread(target=clues), threading.Thread(target=busy_probe),
                 threading.Thread(target=puzzles), threading.Thread(target=composes),
                 threading.Thread(target=exports)]
     threads += [threading.Thread(target=fills, args=(KEYS[i % len(KEYS)],)) for i in range(2)]
@@ -229,6 +218,14 @@ def pct(values, q):
     return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
 
 
+def to_ms(text):
+    """wrk's latency figure (`812.00us`, `1.23ms`, `2.01s`) in milliseconds."""
+    for unit, scale in (("us", 0.001), ("ms", 1.0), ("s", 1000.0)):
+        if text.endswith(unit):
+            return round(float(text[: -len(unit)]) * scale, 3)
+    return float(text)
+
+
 def report(elapsed, memory):
     allowed = {(429, "SOLVER_BUSY")}
     routes = {}
@@ -241,6 +238,26 @@ def report(elapsed, memory):
               if (s >= 400 or s == 0) and r != "export jobs"]
     unexpected = [e for e in errors if (e["status"], e["code"]) not in allowed]
     jobs = {c: n for (r, s, c), n in statuses.items() if r == "export jobs"}
+    words = os.environ.get("WORDS_WRK")
+    if words and os.path.exists(words):
+        waited = time.time()
+        while "Requests/sec" not in open(words).read() and time.time() - waited < 60:
+            time.sleep(1)
+        text = open(words).read()
+        figures = {}
+        for line in text.splitlines():
+            parts = line.split()
+            if len(parts) >= 2 and parts[0] in ("50%", "99%"):
+                figures[parts[0]] = to_ms(parts[1])
+            if line.startswith("Requests/sec:"):
+                figures["rps"] = float(parts[1])
+            if "requests in" in line:
+                figures["requests"] = int(parts[0])
+            if line.strip().startswith("Non-2xx"):
+                errors.append({"route": "GET /words", "status": -1, "code": "non-2xx", "count": int(parts[-1])})
+        routes["GET /words (wrk, 2 connections)"] = {"requests": figures.get("requests", 0), "perSecond": figures.get("rps", 0.0),
+                                                     "p50ms": figures.get("50%", 0.0), "p99ms": figures.get("99%", 0.0)}
+        unexpected = [e for e in errors if (e["status"], e["code"]) not in allowed]
     half = [m for m in memory if m["second"] >= elapsed / 2]
     result = {"seconds": round(elapsed), "routes": routes, "errors": errors, "unexpectedErrors": unexpected,
               "exportJobs": jobs, "memoryMiB": memory,

@@ -15,6 +15,7 @@
 //! * [`db`]: opening a redb database with the service's table prefix.
 
 pub mod admin;
+pub mod background;
 pub mod context;
 pub mod db;
 pub mod http_client;

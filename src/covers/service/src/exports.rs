@@ -123,7 +123,8 @@ pub fn start(state: &Arc<AppState>) {
     for n in 0..state.config.exports.workers.max(1) {
         let (state, receiver) = (state.clone(), state.exports.receiver.clone());
         let _ = std::thread::Builder::new().name(format!("export-{n}")).spawn(move || {
-            lower_priority();
+            // Renders yield the CPU to requests (`SCHED_IDLE` on Linux; measured in bench/README.md).
+            service_kit::background::lower_priority();
             loop {
                 let next = receiver.lock().recv();
                 let Ok(id) = next else { return };
@@ -137,28 +138,6 @@ pub fn start(state: &Arc<AppState>) {
         clean(&cleaner);
         std::thread::sleep(std::time::Duration::from_secs(cleaner.config.exports.clean_every_seconds.max(1)));
     });
-}
-
-/// Puts the calling worker thread behind request handling: on Linux the `SCHED_IDLE` policy, so
-/// renders run on the CPU time requests leave and a full pool does not show in request latency
-/// (measured in `bench/README.md`); under CPU saturated by requests for a long time, exports
-/// wait. Elsewhere, the lowest thread priority.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    {
-        use thread_priority::unix::{
-            set_thread_priority_and_policy, thread_native_id, NormalThreadSchedulePolicy, ThreadSchedulePolicy,
-        };
-        let policy = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
-        if let Err(e) = set_thread_priority_and_policy(thread_native_id(), thread_priority::ThreadPriority::Min, policy)
-        {
-            tracing::warn!(error = ?e, "export worker priority unchanged");
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Min);
-    }
 }
 
 /// Deletes the files of jobs past their lifetime (unless another job or design uses them).

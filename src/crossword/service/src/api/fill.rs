@@ -154,7 +154,7 @@ async fn fill_inner(
     }
     let cancel = ticket.cancel.clone();
     let Prepared { caller, index, grid } = prepared;
-    let solved = tokio::task::spawn_blocking(move || fill::fill(&index, &grid, &options, &cancel, &mut |_| {})).await;
+    let solved = state.solver.run(move || fill::fill(&index, &grid, &options, &cancel, &mut |_| {})).await;
     let result = match solved {
         Ok(r) => r,
         Err(_) => {
@@ -214,7 +214,8 @@ fn stream_fill(
     let cancel = ticket.cancel.clone();
     let _ = tx.try_send(event(&json!({ "type": "session", "sessionId": session_id })));
     let Prepared { caller, index, grid } = prepared;
-    tokio::task::spawn_blocking(move || {
+    let solver = state.solver.clone();
+    let _running = solver.run(move || {
         let size = grid.size();
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             fill::fill(&index, &grid, &options, &cancel, &mut |p| {
@@ -294,10 +295,10 @@ async fn improve_inner(state: &Arc<AppState>, caller: Caller, body: ApiResult<By
     let remaining = quota::consume(state, &prepared.caller, Counter::Fills)?;
     let cancel = ticket.cancel.clone();
     let Prepared { caller, index, grid } = prepared;
-    let run = tokio::task::spawn_blocking(move || {
-        fill::improve::improve(&index, &grid, &locked, Duration::from_secs_f64(max_time), &cancel)
-    })
-    .await;
+    let run = state
+        .solver
+        .run(move || fill::improve::improve(&index, &grid, &locked, Duration::from_secs_f64(max_time), &cancel))
+        .await;
     drop(ticket);
     let outcome = match run {
         Ok(o) => o,

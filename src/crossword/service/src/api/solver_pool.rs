@@ -14,9 +14,13 @@ use parking_lot::Mutex;
 
 use super::error::{ApiError, ApiResult, Code};
 
-/// Concurrency caps and live sessions.
+/// Concurrency caps, live sessions, and the threads the solves run on.
 pub struct SolverPool {
     permits: Arc<tokio::sync::Semaphore>,
+    /// One thread per permit, at background priority (`SCHED_IDLE` on Linux): a full pool does
+    /// not show in the latency of word searches (`bench/soak/run.sh`); while requests keep every
+    /// core busy, fills get the time they leave.
+    threads: service_kit::background::BackgroundThreads,
     per_account: Mutex<AHashMap<String, u32>>,
     /// Running fills by (account id, session id): ids are per account, so a client-chosen id
     /// never collides with another account's.
@@ -28,9 +32,19 @@ impl SolverPool {
     pub fn new(threads: u32) -> SolverPool {
         SolverPool {
             permits: Arc::new(tokio::sync::Semaphore::new(threads.max(1) as usize)),
+            threads: service_kit::background::BackgroundThreads::start("solver", threads.max(1) as usize),
             per_account: Mutex::new(AHashMap::new()),
             sessions: Mutex::new(AHashMap::new()),
         }
+    }
+
+    /// Runs an admitted solve on the pool's threads (queued at once; dropping the future does
+    /// not stop it: cancel through the ticket).
+    pub fn run<T: Send + 'static>(
+        &self,
+        solve: impl FnOnce() -> T + Send + 'static,
+    ) -> impl std::future::Future<Output = Result<T, service_kit::background::Panicked>> + Send + 'static {
+        self.threads.run(solve)
     }
 
     /// A 429 `SOLVER_BUSY`; `Retry-After` is 2 to 5 seconds, spread so that refused clients do
