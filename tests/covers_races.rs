@@ -60,23 +60,36 @@ fn files_under(dir: &Path) -> usize {
 struct Setup {
     _dir: tempfile::TempDir,
     data: std::path::PathBuf,
+    config: std::path::PathBuf,
     server: common::covers::Covers,
     auth: String,
 }
 
 fn setup(plan: &str) -> Setup {
+    // The daily counters restart at midnight UTC: never race across it.
+    let to_midnight = 86_400 - service_kit::period::unix_now() % 86_400;
+    if to_midnight < 30 {
+        std::thread::sleep(std::time::Duration::from_secs(to_midnight + 1));
+    }
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let config = dir.path().join("covers.toml");
     std::fs::write(&config, format!("[exports]\nworkers = 1\n[plans.starter]\n{plan}")).unwrap();
     let server = start(&data, &config);
     let (_, auth) = account_with_key(&data, "starter");
-    Setup { _dir: dir, data, server, auth }
+    Setup { _dir: dir, data, config, server, auth }
 }
 
 impl Setup {
     fn post(&self, path: &str, body: &str) -> Reply {
         request(self.server.addr, "POST", path, &[("Authorization", &self.auth)], Some(body.as_bytes()))
+    }
+    /// The files folder's file count after a restart (whose sweep removes the files of uploads
+    /// refused in a race: they are left alone while serving, since a parallel upload of the
+    /// same bytes shares them).
+    fn files_after_restart(&mut self) -> usize {
+        self.server.kill_and_restart(&self.data, &self.config);
+        files_under(&self.data.join("files"))
     }
     fn account(&self) -> Value {
         request(self.server.addr, "GET", "/api/v1/account", &[("Authorization", &self.auth)], None).json()
@@ -85,24 +98,24 @@ impl Setup {
 
 #[test]
 fn the_uploads_library_cap_holds_under_parallel_uploads() {
-    let s = setup("uploads_library = 3\ndaily_uploads = 100\n");
+    let mut s = setup("uploads_library = 3\ndaily_uploads = 100\n");
     let replies = at_once(12, |n| s.post("/api/v1/uploads", &upload_body(n)));
     let (ok, codes) = tally(&replies);
     assert_eq!((ok, codes), (3, vec!["409 LIBRARY_IMAGE_LIMIT".to_owned()]));
     let account = s.account();
     assert_eq!(account["uploads"]["count"], 3);
     assert_eq!(account["quotas"]["uploadsLeft"], 97, "a refused upload is not counted: {account}");
-    assert_eq!(files_under(&s.data.join("files")), 6, "an image and a preview per kept upload, no strays");
+    assert_eq!(s.files_after_restart(), 6, "an image and a preview per kept upload, no strays");
 }
 
 #[test]
 fn the_daily_upload_quota_holds_under_parallel_uploads() {
-    let s = setup("uploads_library = 100\ndaily_uploads = 4\n");
+    let mut s = setup("uploads_library = 100\ndaily_uploads = 4\n");
     let replies = at_once(12, |n| s.post("/api/v1/uploads", &upload_body(n)));
     let (ok, codes) = tally(&replies);
     assert_eq!((ok, codes), (4, vec!["429 QUOTA_REACHED".to_owned()]));
     assert_eq!(s.account()["uploads"]["count"], 4);
-    assert_eq!(files_under(&s.data.join("files")), 8);
+    assert_eq!(s.files_after_restart(), 8);
 }
 
 #[test]

@@ -128,7 +128,7 @@ fn cover_routes_keep_accounts_apart() {
     let theft = json!({ "format": "cd", "images": { "panels": { "label": { "ref": format!("upload:{upload}") } } } });
     let r = send(&b, "POST", "/api/v1/designs", Some(&theft));
     assert!(r.status == 400 || r.status == 422, "{}", r.body);
-    // Nothing changed; B's lists are empty; B's exports count nothing of A's.
+    // Nothing changed, and B's lists and counts hold none of A's records.
     assert_eq!(send(&a, "GET", &format!("/api/v1/designs/{design}"), None).status, 200);
     assert_eq!(send(&a, "GET", &format!("/api/v1/uploads/{upload}/preview.png"), None).status, 200);
     assert_eq!(send(&a, "GET", &format!("/api/v1/exports/{job}"), None).status, 200);

@@ -199,6 +199,7 @@ fn covers_logs_no_secret_and_hardens_every_document() {
         &[
             ("API key", &key),
             ("password", password),
+            ("password as the form sent it", &password.replace(' ', "+")),
             ("session cookie", &session_value),
             ("CSRF token", &csrf),
             ("link secret", link_secret.trim()),

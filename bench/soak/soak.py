@@ -238,6 +238,9 @@ def report(elapsed, memory):
               if (s >= 400 or s == 0) and r != "export jobs"]
     unexpected = [e for e in errors if (e["status"], e["code"]) not in allowed]
     jobs = {c: n for (r, s, c), n in statuses.items() if r == "export jobs"}
+    failed_jobs = sum(n for state, n in jobs.items() if state != "done")
+    if failed_jobs:
+        unexpected.append({"route": "export jobs", "status": 500, "code": "not done", "count": failed_jobs})
     words = os.environ.get("WORDS_WRK")
     if words and os.path.exists(words):
         waited = time.time()
@@ -272,6 +275,10 @@ def report(elapsed, memory):
     print()
     print("Errors: " + (", ".join("%s %s %s x%d" % (e["route"], e["status"], e["code"], e["count"]) for e in errors) or "none"))
     print("Unexpected errors: %d" % len(unexpected))
+    words_p99 = routes.get("GET /words (wrk, 2 connections)", {}).get("p99ms")
+    if words_p99 is not None:
+        verdict = "under" if words_p99 < 5 else "NOT under"
+        print("GET /words p99 with the solver pool and the export queue full: %.2f ms, %s the 5 ms target" % (words_p99, verdict))
     print("Export jobs: %s" % jobs)
     print("Resident memory (MiB) every ~10 s:")
     for name in PIDS:

@@ -484,24 +484,16 @@ pub fn add_upload(state: &AppState, account: &Account, bytes: &[u8], name: Optio
         preview,
         created_at: service_kit::period::unix_now_millis(),
     };
-    let inserted = insert_charged(
+    // Refused here only when a parallel upload took the last place. The files stored for this
+    // one stay until the sweep at the next start: removing them now could take a file that a
+    // parallel upload of the same bytes (content-addressed, so one file) is about to record.
+    insert_charged(
         account,
         "uploads",
         limits.daily_uploads,
         |charge| state.store.insert_upload(&record, limits.uploads_library, charge),
         full,
-    );
-    if let Err(refused) = inserted {
-        // A parallel upload took the last place: the files stored for this one go again
-        // (unless another record shares their content). A crash here leaves them to the sweep
-        // at the next start.
-        for hash in [&record.file, &record.preview] {
-            if !state.store.file_in_use(hash).unwrap_or(true) {
-                state.files.remove(hash);
-            }
-        }
-        return Err(refused);
-    }
+    )?;
     Ok(upload_json(&state.observer.base_url, &record))
 }
 

@@ -1,8 +1,9 @@
 //! POST /fill (JSON or live events), POST /fill/cancel and POST /fill/improve, and their part
 //! of the OpenAPI document.
 //!
-//! Solving runs on tokio's blocking pool once the [`SolverPool`] admits it; the ticket it gives
-//! travels with the solve, so a client that goes away cancels its fill.
+//! Solving runs on the [`SolverPool`]'s own threads (at background priority) once the pool
+//! admits it; the ticket it gives stays with the request, so a client that goes away cancels its
+//! fill, and the places it holds go with the solve until its thread is done.
 
 use std::collections::HashSet;
 use std::pin::Pin;
@@ -136,7 +137,7 @@ async fn fill_inner(
     let seed = SEED.from_body(&body)?.map(|s| s as u64);
     let requested_id = requested_session_id(&body)?;
     let prepared = prepare(state, caller, &body).await?;
-    let ticket = state.solver.admit(
+    let mut ticket = state.solver.admit(
         &prepared.caller.account.id,
         state.config.limits.fills_per_account,
         requested_id.as_deref(),
@@ -154,7 +155,7 @@ async fn fill_inner(
     }
     let cancel = ticket.cancel.clone();
     let Prepared { caller, index, grid } = prepared;
-    let solved = state.solver.run(move || fill::fill(&index, &grid, &options, &cancel, &mut |_| {})).await;
+    let solved = state.solver.run(&mut ticket, move || fill::fill(&index, &grid, &options, &cancel, &mut |_| {})).await;
     let result = match solved {
         Ok(r) => r,
         Err(_) => {
@@ -206,7 +207,7 @@ fn stream_fill(
     state: Arc<AppState>,
     prepared: Prepared,
     options: FillOptions,
-    ticket: Ticket,
+    mut ticket: Ticket,
     remaining: i64,
 ) -> Response {
     let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(32);
@@ -215,7 +216,7 @@ fn stream_fill(
     let _ = tx.try_send(event(&json!({ "type": "session", "sessionId": session_id })));
     let Prepared { caller, index, grid } = prepared;
     let solver = state.solver.clone();
-    let _running = solver.run(move || {
+    let _running = solver.run(&mut ticket, move || {
         let size = grid.size();
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             fill::fill(&index, &grid, &options, &cancel, &mut |p| {
@@ -291,13 +292,15 @@ async fn improve_inner(state: &Arc<AppState>, caller: Caller, body: ApiResult<By
     let max_time = MAX_TIME.from_body_or_default(&body)?;
     let prepared = prepare(state, caller, &body).await?;
     let locked = locked_cells(&body, prepared.grid.size())?;
-    let ticket = state.solver.admit(&prepared.caller.account.id, state.config.limits.fills_per_account, None)?;
+    let mut ticket = state.solver.admit(&prepared.caller.account.id, state.config.limits.fills_per_account, None)?;
     let remaining = quota::consume(state, &prepared.caller, Counter::Fills)?;
     let cancel = ticket.cancel.clone();
     let Prepared { caller, index, grid } = prepared;
     let run = state
         .solver
-        .run(move || fill::improve::improve(&index, &grid, &locked, Duration::from_secs_f64(max_time), &cancel))
+        .run(&mut ticket, move || {
+            fill::improve::improve(&index, &grid, &locked, Duration::from_secs_f64(max_time), &cancel)
+        })
         .await;
     drop(ticket);
     let outcome = match run {

@@ -39,12 +39,20 @@ impl SolverPool {
     }
 
     /// Runs an admitted solve on the pool's threads (queued at once; dropping the future does
-    /// not stop it: cancel through the ticket).
+    /// not stop it: cancel through the ticket). The ticket's places (its permit and one of its
+    /// account's fills) go with the solve and are freed when its thread is done with it, not
+    /// when the request ends: a cancelled solve that is still stopping keeps its thread, so a
+    /// new fill is never admitted only to wait for one.
     pub fn run<T: Send + 'static>(
         &self,
+        ticket: &mut Ticket,
         solve: impl FnOnce() -> T + Send + 'static,
     ) -> impl std::future::Future<Output = Result<T, service_kit::background::Panicked>> + Send + 'static {
-        self.threads.run(solve)
+        let slot = ticket.slot.take();
+        self.threads.run(move || {
+            let _slot = slot;
+            solve()
+        })
     }
 
     /// A 429 `SOLVER_BUSY`; `Retry-After` is 2 to 5 seconds, spread so that refused clients do
@@ -87,7 +95,8 @@ impl SolverPool {
         let session_id = requested_id.map_or_else(|| service_kit::keys::random_alphanumeric(20), str::to_owned);
         let cancel = Arc::new(AtomicBool::new(false));
         self.sessions.lock().insert((account_id.to_owned(), session_id.clone()), cancel.clone());
-        Ok(Ticket { pool: self.clone(), account_id: account_id.to_owned(), session_id, cancel, _permit: permit })
+        let slot = Slot { pool: self.clone(), account_id: account_id.to_owned(), _permit: permit };
+        Ok(Ticket { pool: self.clone(), account_id: account_id.to_owned(), session_id, cancel, slot: Some(slot) })
     }
 
     /// Cancels a session of `account_id`; false when unknown, finished or someone else's.
@@ -102,7 +111,8 @@ impl SolverPool {
     }
 }
 
-/// An admitted solve. Dropping it cancels the search and frees its places.
+/// An admitted solve. Dropping it cancels the search; its places are freed when the solve's
+/// thread is done (see [`SolverPool::run`]), or at once if it never ran.
 pub struct Ticket {
     pool: Arc<SolverPool>,
     account_id: String,
@@ -110,7 +120,7 @@ pub struct Ticket {
     pub session_id: String,
     /// Set to stop the search.
     pub cancel: Arc<AtomicBool>,
-    _permit: tokio::sync::OwnedSemaphorePermit,
+    slot: Option<Slot>,
 }
 
 impl Drop for Ticket {
@@ -118,6 +128,18 @@ impl Drop for Ticket {
         self.cancel.store(true, Ordering::Relaxed);
         let key = (self.account_id.clone(), std::mem::take(&mut self.session_id));
         self.pool.sessions.lock().remove(&key);
+    }
+}
+
+/// The places an admitted solve holds: a permit of the global cap and one of its account's.
+struct Slot {
+    pool: Arc<SolverPool>,
+    account_id: String,
+    _permit: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
         let mut counts = self.pool.per_account.lock();
         if let Some(n) = counts.get_mut(&self.account_id) {
             *n = n.saturating_sub(1);
