@@ -6,28 +6,9 @@
 
 mod common;
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
-
 use common::covers::{account_with_key, start};
-use common::request;
+use common::{raw_status, request};
 use serde_json::{json, Value};
-
-fn raw_status(addr: SocketAddr, bytes: &[u8]) -> Option<u16> {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let _ = stream.write_all(bytes);
-    let mut head = Vec::new();
-    let mut buf = [0u8; 4096];
-    while !head.windows(2).any(|w| w == b"\r\n") {
-        match stream.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => head.extend_from_slice(&buf[..n]),
-        }
-    }
-    String::from_utf8_lossy(&head).split(' ').nth(1).and_then(|code| code.parse().ok())
-}
 
 /// A PNG of `w` × `h` whose header then claims `claimed_w` × `claimed_h`.
 fn lying_png(w: u32, h: u32, claimed: (u32, u32)) -> Vec<u8> {

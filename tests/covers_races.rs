@@ -5,39 +5,10 @@
 mod common;
 
 use std::path::Path;
-use std::sync::Barrier;
 
 use common::covers::{account_with_key, start};
-use common::{request, Reply};
+use common::{at_once, request, tally, Reply};
 use serde_json::{json, Value};
-
-fn at_once<T: Send>(n: usize, call: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    let barrier = Barrier::new(n);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..n)
-            .map(|i| {
-                let (barrier, call) = (&barrier, &call);
-                scope.spawn(move || {
-                    barrier.wait();
-                    call(i)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    })
-}
-
-fn tally(replies: &[Reply]) -> (usize, Vec<String>) {
-    let ok = replies.iter().filter(|r| r.status < 300).count();
-    let mut codes: Vec<String> = replies
-        .iter()
-        .filter(|r| r.status >= 300)
-        .map(|r| format!("{} {}", r.status, r.json()["code"].as_str().unwrap_or("?")))
-        .collect();
-    codes.sort();
-    codes.dedup();
-    (ok, codes)
-}
 
 /// A JSON upload of a small JPEG that differs with `n`.
 fn upload_body(n: usize) -> String {

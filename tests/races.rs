@@ -5,41 +5,10 @@
 
 mod common;
 
-use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
-use common::{bearer, request, EventStream, Reply, Server};
+use common::{at_once, bearer, request, tally, EventStream, Server};
 use serde_json::{json, Value};
-
-/// Runs `n` copies of `call` at once (released together by a barrier); their replies.
-fn at_once<T: Send>(n: usize, call: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    let barrier = Barrier::new(n);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..n)
-            .map(|i| {
-                let (barrier, call) = (&barrier, &call);
-                scope.spawn(move || {
-                    barrier.wait();
-                    call(i)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    })
-}
-
-/// How many replies have each status, and the codes of the refusals.
-fn tally(replies: &[Reply]) -> (usize, Vec<String>) {
-    let ok = replies.iter().filter(|r| r.status < 300).count();
-    let mut codes: Vec<String> = replies
-        .iter()
-        .filter(|r| r.status >= 300)
-        .map(|r| format!("{} {}", r.status, r.json()["code"].as_str().unwrap_or("?")))
-        .collect();
-    codes.sort();
-    codes.dedup();
-    (ok, codes)
-}
 
 const SQUARE: &str = r#"["...","...","..."]"#;
 

@@ -515,3 +515,50 @@ pub fn mcp_python() -> PathBuf {
     }
     python
 }
+
+/// Runs `n` copies of `call` at once (released together by a barrier); their results in order.
+pub fn at_once<T: Send>(n: usize, call: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let barrier = std::sync::Barrier::new(n);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n)
+            .map(|i| {
+                let (barrier, call) = (&barrier, &call);
+                scope.spawn(move || {
+                    barrier.wait();
+                    call(i)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// How many replies succeeded, and the distinct `status code` pairs of the refusals.
+pub fn tally(replies: &[Reply]) -> (usize, Vec<String>) {
+    let ok = replies.iter().filter(|r| r.status < 300).count();
+    let mut codes: Vec<String> = replies
+        .iter()
+        .filter(|r| r.status >= 300)
+        .map(|r| format!("{} {}", r.status, r.json()["code"].as_str().unwrap_or("?")))
+        .collect();
+    codes.sort();
+    codes.dedup();
+    (ok, codes)
+}
+
+/// Sends raw bytes and returns the status of the first response (None: closed without one).
+pub fn raw_status(addr: SocketAddr, bytes: &[u8]) -> Option<u16> {
+    use std::io::{Read, Write};
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let _ = stream.write_all(bytes);
+    let mut head = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !head.windows(2).any(|w| w == b"\r\n") {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+        }
+    }
+    String::from_utf8_lossy(&head).split(' ').nth(1).and_then(|code| code.parse().ok())
+}
