@@ -14,24 +14,13 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use common::covers::{account_with_key, start};
-use common::try_request;
+use common::{try_request, Rng};
 use serde_json::{json, Value};
 
 /// Kills in one run (the issue asks for at least 20).
 const KILLS: usize = 22;
 const WRITERS: usize = 3;
 const PLENTY: u64 = 100_000;
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
 
 /// A small JPEG whose pixels depend on `n`, so no two uploads share their files.
 fn jpeg(n: u64) -> Vec<u8> {

@@ -12,25 +12,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use common::{bearer, try_request, Reply, Server};
+use common::{bearer, try_request, Reply, Rng, Server};
 use serde_json::{json, Value};
 
 /// Kills in one run (the issue asks for at least 20).
 const KILLS: usize = 24;
 const WRITERS: usize = 4;
 const MONTHLY_PUZZLES: i64 = 100_000;
-
-/// A small xorshift generator: the test needs spread, not quality, and prints its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
 
 /// The UTC month (year, month) of now: the puzzle counter is monthly.
 fn this_month() -> (i64, i64) {

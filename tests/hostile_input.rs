@@ -9,26 +9,9 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use common::{bearer, request, Server};
+use common::{bearer, raw_status, request, Server};
 
 const PATRON: &str = "[tiers.patron]\nreads_per_minute = -1\n";
-
-/// Sends raw bytes and returns the status of the first response (None: closed without one).
-fn raw_status(s: &Server, bytes: &[u8]) -> Option<u16> {
-    let mut stream = TcpStream::connect(s.addr).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let _ = stream.write_all(bytes);
-    let mut head = Vec::new();
-    let mut buf = [0u8; 4096];
-    while !head.windows(2).any(|w| w == b"\r\n") {
-        match stream.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => head.extend_from_slice(&buf[..n]),
-        }
-    }
-    let line = String::from_utf8_lossy(&head);
-    line.split(' ').nth(1).and_then(|code| code.parse().ok())
-}
 
 fn still_serving(s: &Server) {
     assert_eq!(s.get("/api/v1/status", &[]).status, 200, "the server stopped serving");
@@ -38,27 +21,27 @@ fn still_serving(s: &Server) {
 fn oversized_heads_and_malformed_requests_get_a_4xx_and_the_server_keeps_serving() {
     let s = Server::start(&["en"], None);
     let huge_header = format!("GET /api/v1/status HTTP/1.1\r\nHost: x\r\nX-Junk: {}\r\n\r\n", "a".repeat(200_000));
-    assert_eq!(raw_status(&s, huge_header.as_bytes()), Some(431), "a 200 KB header");
+    assert_eq!(raw_status(s.addr, huge_header.as_bytes()), Some(431), "a 200 KB header");
     let many_headers: String = (0..500).map(|i| format!("X-H{i}: v\r\n")).collect();
     let many = format!("GET /api/v1/status HTTP/1.1\r\nHost: x\r\n{many_headers}\r\n");
-    assert_eq!(raw_status(&s, many.as_bytes()), Some(431), "500 headers");
+    assert_eq!(raw_status(s.addr, many.as_bytes()), Some(431), "500 headers");
     let long_uri = format!("GET /api/v1/words?pattern={} HTTP/1.1\r\nHost: x\r\n\r\n", "A".repeat(100_000));
-    let status = raw_status(&s, long_uri.as_bytes());
+    let status = raw_status(s.addr, long_uri.as_bytes());
     assert!(matches!(status, Some(414 | 431)), "a 100 KB request line: {status:?}");
-    assert_eq!(raw_status(&s, b"BLAH\r\n\r\n"), Some(400), "not HTTP");
-    assert_eq!(raw_status(&s, b"GET /api/v1/status HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n"), Some(400));
+    assert_eq!(raw_status(s.addr, b"BLAH\r\n\r\n"), Some(400), "not HTTP");
+    assert_eq!(raw_status(s.addr, b"GET /api/v1/status HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n"), Some(400));
     assert_eq!(
         raw_status(
-            &s,
+            s.addr,
             b"POST /api/v1/words/scores HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n"
         ),
         Some(400),
         "a Content-Length over u64"
     );
     // Invalid UTF-8 in the path and the query.
-    let status = raw_status(&s, b"GET /api/v1/words?pattern=C\xff\xfeT HTTP/1.1\r\nHost: x\r\n\r\n");
+    let status = raw_status(s.addr, b"GET /api/v1/words?pattern=C\xff\xfeT HTTP/1.1\r\nHost: x\r\n\r\n");
     assert!(matches!(status, Some(400..=499)), "raw invalid UTF-8 in the query: {status:?}");
-    let status = raw_status(&s, b"GET /p/\xff\xfe HTTP/1.1\r\nHost: x\r\n\r\n");
+    let status = raw_status(s.addr, b"GET /p/\xff\xfe HTTP/1.1\r\nHost: x\r\n\r\n");
     assert!(matches!(status, Some(400..=499)), "raw invalid UTF-8 in the path: {status:?}");
     still_serving(&s);
 }

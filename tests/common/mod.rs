@@ -562,3 +562,16 @@ pub fn raw_status(addr: SocketAddr, bytes: &[u8]) -> Option<u16> {
     }
     String::from_utf8_lossy(&head).split(' ').nth(1).and_then(|code| code.parse().ok())
 }
+
+/// A small xorshift generator for tests that need spread, not quality (they print their seed).
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next number below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
