@@ -6,6 +6,8 @@
 #
 #   bash bench/soak/run.sh                   # needs indexes/en.cwi
 #   SOAK_SECONDS=60 bash bench/soak/run.sh   # a short run
+#   SOAK_WORDS=flat bash bench/soak/run.sh   # word searches flat out instead of paced
+#   SOAK_TRAFFIC=fills,exports bash ...      # only some of the other traffic (see soak.py)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -34,14 +36,22 @@ RUST_LOG=warn "$CB" serve --listen "127.0.0.1:$CP" --data-dir "$WORK/covers" --c
 COVERS_PID=$!; PIDS+=("$COVERS_PID")
 wait_port "$SP"; wait_port "$CP"
 
-# Word searches: wrk, two connections, for the whole run (its latencies are exact).
+# Word searches: wrk for the whole run (its latencies are exact). SOAK_WORDS=paced (the default):
+# 8 connections, each pausing 1 ms between requests, a steady high rate; SOAK_WORDS=flat: 2
+# connections as fast as the box allows, which saturates both cores by itself.
 export CROSSWORD_KEY="$FIRST_KEY"
-wrk -t1 -c2 -d"${SOAK_SECONDS:-600}s" --latency -s bench/scripts/words.lua "http://127.0.0.1:$SP" > "$WORK/words.txt" 2>&1 &
+if [ "${SOAK_WORDS:-paced}" = flat ]; then
+  WORDS_LABEL="GET /words (wrk, 2 connections, flat out)"; WORDS_ARGS=(-c2 -s bench/scripts/words.lua)
+else
+  WORDS_LABEL="GET /words (wrk, 8 connections, 1 ms pauses)"; WORDS_ARGS=(-c8 -s bench/soak/paced_words.lua)
+fi
+wrk -t1 "${WORDS_ARGS[@]}" -d"${SOAK_SECONDS:-600}s" --latency "http://127.0.0.1:$SP" > "$WORK/words.txt" 2>&1 &
 PIDS+=("$!")
 
 status=0
-WORDS_WRK="$WORK/words.txt" CROSSWORD_ADDR="127.0.0.1:$SP" COVERS_ADDR="127.0.0.1:$CP" CROSSWORD_KEYS="$FIRST_KEY,$SECOND_KEY" \
-  COVERS_KEY="$COVERS_KEY" CROSSWORD_PID="$CROSSWORD_PID" COVERS_PID="$COVERS_PID" \
+WORDS_WRK="$WORK/words.txt" WORDS_LABEL="$WORDS_LABEL" CROSSWORD_ADDR="127.0.0.1:$SP" COVERS_ADDR="127.0.0.1:$CP" CROSSWORD_KEYS="$FIRST_KEY,$SECOND_KEY" \
+  COVERS_KEY="$COVERS_KEY" CROSSWORD_DATABASE="$WORK/data/crossword.redb" COVERS_DATABASE="$WORK/covers/covers.redb" \
+  CROSSWORD_PID="$CROSSWORD_PID" COVERS_PID="$COVERS_PID" \
   python3 bench/soak/soak.py || status=$?
 echo
 echo "wrk (GET /api/v1/words):"; sed -n '/Latency Distribution/,/Requests\/sec/p' "$WORK/words.txt"

@@ -5,8 +5,8 @@ Started by bench/soak/run.sh, which builds and starts the servers and passes the
 keys and process ids in the environment. Traffic, all at once for the whole run:
 
   - word searches: driven by wrk from run.sh (its latencies are exact; this script's Python
-    clients would add their own scheduling to every figure), the route whose p99 must stay
-    under 5 ms while everything else runs;
+    clients would add their own scheduling to every figure), paced at a steady high rate or flat
+    out (SOAK_WORDS), the route whose p99 must stay under 5 ms while everything else runs;
   - clue lookups (GET /api/v1/clues/{word}, 1 client);
   - fills (POST /api/v1/fill of an open 9x9, which runs its whole 10 s, 2 clients from 2
     accounts): the solver pool (solver_threads = 2) is always full, and a third fill gets the
@@ -15,7 +15,11 @@ keys and process ids in the environment. Traffic, all at once for the whole run:
   - cover composes (POST /api/compose and POST /api/v1/designs; 1 client);
   - cover exports (600 DPI PNG; 1 client keeping the export queue at least 3 deep).
 
-Every 10 s the resident memory (VmRSS) of both servers is sampled. Prints a Markdown report and
+SOAK_TRAFFIC (comma-separated: clues, fills, puzzles, composes, exports; default all) narrows the
+traffic to find what a latency figure owes to which part.
+
+Every 10 s the resident memory (VmRSS, and its anonymous and file-backed parts) of both servers
+and the size of both database files are sampled. Prints a Markdown report and
 writes the figures as JSON to bench/results/soak.json. Only the designed 429s count as allowed
 errors; anything else is listed.
 """
@@ -34,6 +38,9 @@ CV = os.environ["COVERS_ADDR"]
 KEYS = os.environ["CROSSWORD_KEYS"].split(",")
 COVERS_KEY = os.environ["COVERS_KEY"]
 PIDS = {"crossword": int(os.environ["CROSSWORD_PID"]), "covers": int(os.environ["COVERS_PID"])}
+DATABASES = {name: path for name, path in (("crossword", os.environ.get("CROSSWORD_DATABASE", "")),
+                                          ("covers", os.environ.get("COVERS_DATABASE", ""))) if path}
+WORDS_LABEL = os.environ.get("WORDS_LABEL", "GET /words (wrk)")
 OUT = os.environ.get("SOAK_OUT", "bench/results/soak.json")
 
 WORDS = ["cat", "area", "ere", "oleo", "alee", "esne", "santa", "paris", "dog", "tree"]
@@ -182,31 +189,43 @@ def exports():
         pending = still
 
 
-def rss_kib(pid):
+def rss_kib(pid, field="VmRSS"):
     with open("/proc/%d/status" % pid) as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0
 
 
+def sample(started):
+    """One memory sample: each server's VmRSS, split into anonymous memory (heap, redb's page
+    cache) and file-backed pages (the memory-mapped indexes), in MiB, and the size of each data
+    folder's database file."""
+    row = {"second": round(time.time() - started)}
+    for name, pid in PIDS.items():
+        row[name] = rss_kib(pid) // 1024
+        row[name + "Anon"] = rss_kib(pid, "RssAnon") // 1024
+        row[name + "File"] = rss_kib(pid, "RssFile") // 1024
+    for name, path in DATABASES.items():
+        row[name + "DatabaseMiB"] = round(os.path.getsize(path) / (1 << 20), 1) if os.path.exists(path) else 0
+    return row
+
+
 def main():
-    threads = [threading.Thread(target=clues), threading.Thread(target=busy_probe),
-                threading.Thread(target=puzzles), threading.Thread(target=composes),
-                threading.Thread(target=exports)]
-    threads += [threading.Thread(target=fills, args=(KEYS[i % len(KEYS)],)) for i in range(2)]
+    clients = {"clues": [clues], "fills": [busy_probe] + [lambda i=i: fills(KEYS[i % len(KEYS)]) for i in range(2)],
+               "puzzles": [puzzles], "composes": [composes], "exports": [exports]}
+    chosen = os.environ.get("SOAK_TRAFFIC", ",".join(clients)).split(",")
+    threads = [threading.Thread(target=t) for name in chosen if name for t in clients[name]]
     for t in threads:
         t.daemon = True
         t.start()
     memory = []
     started = time.time()
     while time.time() - started < DURATION:
-        memory.append({"second": round(time.time() - started),
-                       **{name: rss_kib(pid) // 1024 for name, pid in PIDS.items()}})
+        memory.append(sample(started))
         time.sleep(min(10, max(0, DURATION - (time.time() - started))))
     stop.set()
-    memory.append({"second": round(time.time() - started),
-                   **{name: rss_kib(pid) // 1024 for name, pid in PIDS.items()}})
+    memory.append(sample(started))
     for t in threads:
         t.join(timeout=70)
     elapsed = time.time() - started
@@ -258,13 +277,15 @@ def report(elapsed, memory):
                 figures["requests"] = int(parts[0])
             if line.strip().startswith("Non-2xx"):
                 errors.append({"route": "GET /words", "status": -1, "code": "non-2xx", "count": int(parts[-1])})
-        routes["GET /words (wrk, 2 connections)"] = {"requests": figures.get("requests", 0), "perSecond": figures.get("rps", 0.0),
+        routes[WORDS_LABEL] = {"requests": figures.get("requests", 0), "perSecond": figures.get("rps", 0.0),
                                                      "p50ms": figures.get("50%", 0.0), "p99ms": figures.get("99%", 0.0)}
         unexpected = [e for e in errors if (e["status"], e["code"]) not in allowed]
     half = [m for m in memory if m["second"] >= elapsed / 2]
     result = {"seconds": round(elapsed), "routes": routes, "errors": errors, "unexpectedErrors": unexpected,
               "exportJobs": jobs, "memoryMiB": memory,
-              "secondHalfGrowthMiB": {name: (half[-1][name] - half[0][name]) if half else 0 for name in PIDS}}
+              "secondHalfGrowthMiB": {name: (half[-1][name] - half[0][name]) if half else 0 for name in PIDS},
+              "secondHalfAnonGrowthMiB": {name: (half[-1][name + "Anon"] - half[0][name + "Anon"]) if half else 0
+                                          for name in PIDS}}
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         json.dump(result, f, indent=1)
@@ -275,7 +296,7 @@ def report(elapsed, memory):
     print()
     print("Errors: " + (", ".join("%s %s %s x%d" % (e["route"], e["status"], e["code"], e["count"]) for e in errors) or "none"))
     print("Unexpected errors: %d" % len(unexpected))
-    words_p99 = routes.get("GET /words (wrk, 2 connections)", {}).get("p99ms")
+    words_p99 = routes.get(WORDS_LABEL, {}).get("p99ms")
     if words_p99 is not None:
         verdict = "under" if words_p99 < 5 else "NOT under"
         print("GET /words p99 with the solver pool and the export queue full: %.2f ms, %s the 5 ms target" % (words_p99, verdict))
@@ -283,8 +304,12 @@ def report(elapsed, memory):
     print("Resident memory (MiB) every ~10 s:")
     for name in PIDS:
         series = [m[name] for m in memory]
-        print("  %s: start %d, peak %d, end %d; growth over the second half %+d" %
-              (name, series[0], max(series), series[-1], result["secondHalfGrowthMiB"][name]))
+        anon = [m[name + "Anon"] for m in memory]
+        print("  %s: start %d, peak %d, end %d; growth over the second half %+d "
+              "(anonymous: start %d, end %d, second half %+d; file-backed at the end %d; database %s MiB)" %
+              (name, series[0], max(series), series[-1], result["secondHalfGrowthMiB"][name],
+               anon[0], anon[-1], result["secondHalfAnonGrowthMiB"][name], memory[-1][name + "File"],
+               memory[-1].get(name + "DatabaseMiB", "?")))
     print("(%d s, %d cores shared by the client and both servers)" % (elapsed, os.cpu_count()))
     sys.exit(1 if unexpected else 0)
 
