@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod covers;
+pub mod postgres;
 
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};

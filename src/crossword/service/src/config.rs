@@ -22,6 +22,10 @@
 //! model = "llama3.1"
 //! api_key = "..."              # optional, sent as a Bearer token
 //! timeout_secs = 20
+//!
+//! [storage]                    # optional: where accounts, keys, quotas and puzzles live
+//! backend = "postgres"         # "redb" (the default: one file in the data directory) or "postgres"
+//! url = "postgres://crossword:secret@db.internal:5432/crossword"   # or CROSSWORD_DATABASE_URL
 //! ```
 //!
 //! Without `[clue_generator]`, generated clues come from the built-in offline generator.
@@ -156,6 +160,52 @@ pub struct Config {
     pub limits: Limits,
     /// The model server for generated clues, when one is configured.
     pub clue_generator: Option<ChatCompletionsConfig>,
+    /// Where stored state lives.
+    pub storage: Storage,
+}
+
+/// The storage backend: the embedded redb file, or PostgreSQL shared by several nodes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// One redb file in the data directory (one node).
+    #[default]
+    Redb,
+    /// A PostgreSQL database at [`Storage::url`] (one or more nodes).
+    Postgres,
+}
+
+/// The `[storage]` section.
+#[derive(Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Storage {
+    /// Which backend.
+    #[serde(default)]
+    pub backend: Backend,
+    /// The PostgreSQL connection string (URL or key=value form); the `CROSSWORD_DATABASE_URL`
+    /// environment variable, when set, takes its place.
+    #[serde(default)]
+    pub url: String,
+}
+
+/// The environment variable that overrides `[storage] url`.
+pub const DATABASE_URL_VARIABLE: &str = "CROSSWORD_DATABASE_URL";
+
+impl Storage {
+    /// The connection string in force: the environment's, else the file's.
+    pub fn url(&self) -> String {
+        match std::env::var(DATABASE_URL_VARIABLE) {
+            Ok(url) if !url.trim().is_empty() => url,
+            _ => self.url.clone(),
+        }
+    }
+}
+
+/// Never prints the connection string, which may hold a password.
+impl std::fmt::Debug for Storage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Storage").field("backend", &self.backend).field("url", &"(hidden)").finish()
+    }
 }
 
 #[derive(Deserialize)]
@@ -167,11 +217,18 @@ struct ConfigFile {
     limits: Limits,
     #[serde(default)]
     clue_generator: Option<ChatCompletionsConfig>,
+    #[serde(default)]
+    storage: Storage,
 }
 
 impl Default for Config {
     fn default() -> Config {
-        Config { plans: Tier::ALL.map(PlanLimits::contract), limits: Limits::default(), clue_generator: None }
+        Config {
+            plans: Tier::ALL.map(PlanLimits::contract),
+            limits: Limits::default(),
+            clue_generator: None,
+            storage: Storage::default(),
+        }
     }
 }
 
@@ -182,7 +239,12 @@ impl Config {
         if let Some(g) = &file.clue_generator {
             ChatCompletionsGenerator::new(g.clone()).map_err(|e| anyhow::anyhow!("[clue_generator] {e}"))?;
         }
-        let mut config = Config { limits: file.limits, clue_generator: file.clue_generator, ..Config::default() };
+        let mut config = Config {
+            limits: file.limits,
+            clue_generator: file.clue_generator,
+            storage: file.storage,
+            ..Config::default()
+        };
         for (name, o) in file.tiers {
             let tier = Tier::parse(&name).ok_or_else(|| anyhow::anyhow!("unknown tier [tiers.{name}]"))?;
             let plan = &mut config.plans[tier as usize];

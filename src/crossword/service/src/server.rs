@@ -16,8 +16,9 @@ use crate::api::solver_pool::SolverPool;
 use crate::api::{self, AppState};
 use crate::clue_model::ChatCompletionsGenerator;
 use crate::config::Config;
+use crate::config::{Backend, DATABASE_URL_VARIABLE};
 use crate::indexes::IndexManager;
-use crate::store::{RedbStore, StoreError};
+use crate::store::{OffRuntime, PgStore, RedbStore, Store, StoreError};
 
 /// What `serve` needs.
 pub struct ServeOptions {
@@ -31,16 +32,32 @@ pub struct ServeOptions {
     pub config: Config,
 }
 
+/// Opens the configured store, wrapped for async handlers ([`OffRuntime`]).
+pub fn open_store(options: &ServeOptions) -> anyhow::Result<Arc<dyn Store>> {
+    match options.config.storage.backend {
+        Backend::Redb => {
+            let path = options.data_dir.join(DATABASE_FILE);
+            match RedbStore::open(&path) {
+                Ok(s) => Ok(Arc::new(OffRuntime::writes_and_scans(s))),
+                Err(StoreError::Locked) => anyhow::bail!("{} is in use by another server", path.display()),
+                Err(e) => Err(e.into()),
+            }
+        }
+        Backend::Postgres => {
+            let url = options.config.storage.url();
+            if url.trim().is_empty() {
+                anyhow::bail!("[storage] backend = \"postgres\" needs a url (or {DATABASE_URL_VARIABLE})");
+            }
+            let store = PgStore::connect(&url).context("connecting to PostgreSQL")?;
+            Ok(Arc::new(OffRuntime::every_call(store)))
+        }
+    }
+}
+
 /// Builds the shared state: opens the store and the index manager.
 pub fn state(options: &ServeOptions, bound: SocketAddr) -> anyhow::Result<Arc<AppState>> {
     std::fs::create_dir_all(&options.data_dir).with_context(|| format!("creating {}", options.data_dir.display()))?;
-    let store = match RedbStore::open(&options.data_dir.join(DATABASE_FILE)) {
-        Ok(s) => s,
-        Err(StoreError::Locked) => {
-            anyhow::bail!("{} is in use by another server", options.data_dir.join(DATABASE_FILE).display())
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let store = open_store(options)?;
     let limits = &options.config.limits;
     let base_url =
         if limits.public_base_url.is_empty() { format!("http://{bound}") } else { limits.public_base_url.clone() };
@@ -51,7 +68,7 @@ pub fn state(options: &ServeOptions, bound: SocketAddr) -> anyhow::Result<Arc<Ap
     Ok(Arc::new(AppState {
         indexes: Arc::new(IndexManager::new(&options.index_dir, limits.index_memory_mb.saturating_mul(1 << 20))),
         config: options.config.clone(),
-        store: Arc::new(store),
+        store,
         reads: Default::default(),
         open: Default::default(),
         observer: Arc::new(Observer::new(base_url)),

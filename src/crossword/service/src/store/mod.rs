@@ -6,10 +6,14 @@
 //! prefixed with the service name (`crossword.`), so a second service can keep its own tables in
 //! the same file.
 
+mod off_runtime;
+mod postgres_store;
 mod redb_store;
 
 use serde::{Deserialize, Serialize};
 
+pub use off_runtime::OffRuntime;
+pub use postgres_store::{PgStore, MIGRATIONS};
 pub use redb_store::RedbStore;
 
 use crossword_clues::{Source, StoredClue};

@@ -1,0 +1,96 @@
+//! Two `crossword serve` processes on one PostgreSQL database (`[storage] backend =
+//! "postgres"`), requests spread over both, as behind a load balancer: what one node writes the
+//! other reads, and the limits the database keeps hold across nodes. The database is a
+//! throwaway cluster from Debian's packages (tests/common/postgres.rs).
+
+mod common;
+
+use common::postgres::Postgres;
+use common::{at_once, bearer, request, tally, Reply, Server};
+use serde_json::{json, Value};
+
+fn config(url: &str, plans: &str) -> String {
+    format!("[storage]\nbackend = \"postgres\"\nurl = \"{url}\"\n{plans}")
+}
+
+/// Two nodes on a fresh database of `pg`.
+fn two_nodes(pg: &Postgres, name: &str, plans: &str) -> [Server; 2] {
+    let toml = config(&pg.database(name), plans);
+    [Server::start(&["en"], Some(&toml)), Server::start(&["en"], Some(&toml))]
+}
+
+fn send(s: &Server, method: &str, path: &str, key: &str, body: Option<&Value>, extra: &[(&str, &str)]) -> Reply {
+    let auth = bearer(key);
+    let mut headers = vec![("Authorization", auth.as_str())];
+    headers.extend_from_slice(extra);
+    let body = body.map(|b| b.to_string());
+    request(s.addr, method, path, &headers, body.as_deref().map(str::as_bytes))
+}
+
+fn mini(title: &str) -> Value {
+    json!({
+        "title": title,
+        "author": "Ann",
+        "grid": ["CAT", "ODE", "WET"],
+        "clues": {
+            "across": { "1": "Pet", "4": "Poem", "5": "Damp" },
+            "down": { "1": "Milk source", "2": "Citrus drink", "3": "Vietnamese new year" }
+        }
+    })
+}
+
+#[test]
+fn what_one_node_writes_the_other_reads() {
+    let pg = Postgres::start();
+    let nodes = two_nodes(&pg, "written_and_read", "");
+    // The account and key are made through node 0's admin command; node 1 knows them too.
+    let (_, key) = nodes[0].account_with_key("starter", "");
+    let r = send(&nodes[1], "POST", "/api/v1/puzzles", &key, Some(&mini("Shared")), &[]);
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_owned();
+    let read = send(&nodes[0], "GET", &format!("/api/v1/puzzles/{id}"), &key, None, &[]);
+    assert_eq!((read.status, read.json()["title"].clone()), (200, json!("Shared")));
+    let edited =
+        send(&nodes[0], "PATCH", &format!("/api/v1/puzzles/{id}"), &key, Some(&json!({"title": "Edited"})), &[]);
+    assert_eq!(edited.status, 200, "{}", edited.body);
+    let list = send(&nodes[1], "GET", "/api/v1/puzzles", &key, None, &[]).json();
+    assert_eq!((list["total"].clone(), list["puzzles"][0]["title"].clone()), (json!(1), json!("Edited")));
+    let published = send(&nodes[1], "POST", &format!("/api/v1/puzzles/{id}/publish"), &key, Some(&json!({})), &[]);
+    assert_eq!(published.status, 200, "{}", published.body);
+    // The public page, from the node that did not publish it.
+    let page = request(nodes[0].addr, "GET", &format!("/p/{id}"), &[], None);
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("Edited"));
+    let deleted = send(&nodes[0], "DELETE", &format!("/api/v1/puzzles/{id}"), &key, None, &[]);
+    assert_eq!(deleted.status, 204);
+    assert_eq!(send(&nodes[1], "GET", &format!("/api/v1/puzzles/{id}"), &key, None, &[]).status, 404);
+}
+
+#[test]
+fn idempotency_and_the_monthly_quota_hold_across_nodes() {
+    let pg = Postgres::start();
+    let nodes = two_nodes(&pg, "limits", "[tiers.free]\npuzzles_per_month = 5\nreads_per_minute = -1\n");
+    let (_, key) = nodes[0].account_with_key("free", "");
+    // One key, 20 requests at once over both nodes: one puzzle.
+    let replies = at_once(20, |i| {
+        send(
+            &nodes[i % 2],
+            "POST",
+            "/api/v1/puzzles",
+            &key,
+            Some(&mini(&format!("Race {i}"))),
+            &[("Idempotency-Key", "one")],
+        )
+    });
+    let created: Vec<&Reply> = replies.iter().filter(|r| r.status == 201).collect();
+    assert_eq!(created.len(), 1, "one key, one puzzle, whichever node answers");
+    let id = created[0].json()["id"].clone();
+    assert!(replies.iter().all(|r| r.status == 201 || r.status == 200), "{:?}", tally(&replies));
+    assert!(replies.iter().all(|r| r.json()["id"] == id), "every answer is the one puzzle");
+    // Four puzzles are left this month; 12 creates at once over both nodes get exactly four.
+    let replies = at_once(12, |i| send(&nodes[i % 2], "POST", "/api/v1/puzzles", &key, Some(&mini("Q")), &[]));
+    let (ok, codes) = tally(&replies);
+    assert_eq!((ok, codes), (4, vec!["429 PUZZLE_QUOTA_REACHED".to_owned()]));
+    let list = send(&nodes[1], "GET", "/api/v1/puzzles", &key, None, &[]).json();
+    assert_eq!(list["total"], 5, "nothing refused was stored");
+}
