@@ -193,7 +193,16 @@ fn status_languages_and_documents() {
     let status = s.get("/api/v1/status", &[]).json();
     assert_eq!((status["status"].as_str(), status["version"].as_str()), (Some("ok"), Some("1.0.0")));
     assert_eq!(status["languages"].as_object().unwrap().len(), 28);
-    assert_eq!(status["languages"]["en"], serde_json::json!({"available": true, "loaded": false}));
+    let en = &status["languages"]["en"];
+    assert_eq!((en["available"].as_bool(), en["loaded"].as_bool()), (Some(true), Some(false)));
+    // The files' checksums (beyond the contract), so nodes can be compared: the XXH3-64 of each
+    // file's body, recomputed here independently.
+    for (field, file) in [("indexChecksum", "en.cwi"), ("cluesChecksum", "en.cwc")] {
+        let bytes = std::fs::read(s.index_dir.join(file)).unwrap();
+        let body = &bytes[..bytes.len() - 32];
+        assert_eq!(en[field], format!("xxh3:{:016x}", xxhash_rust::xxh3::xxh3_64(body)), "{field}");
+    }
+    assert!(status["languages"]["de"].get("indexChecksum").is_none(), "no file, no checksum");
     assert_eq!(status["languages"]["de"]["available"], false);
     assert!(status["languages"].get("pt-BR").is_none());
 

@@ -94,3 +94,48 @@ fn idempotency_and_the_monthly_quota_hold_across_nodes() {
     let list = send(&nodes[1], "GET", "/api/v1/puzzles", &key, None, &[]).json();
     assert_eq!(list["total"], 5, "nothing refused was stored");
 }
+
+/// A key revoked through one node is refused by the other within a second: a node trusts a
+/// cached caller for half a second at most when the store is shared.
+#[test]
+fn a_revoked_key_is_refused_on_every_node() {
+    let pg = Postgres::start();
+    let nodes = two_nodes(&pg, "revocation", "[tiers.starter]\nreads_per_minute = -1\n");
+    let (account, key) = nodes[0].account_with_key("starter", "");
+    let words = "/api/v1/words?pattern=C_T";
+    for node in &nodes {
+        assert_eq!(node.get(words, &[("X-Api-Key", &key)]).status, 200, "each node now caches the caller");
+    }
+    let key_id = nodes[0].admin(&["key", "list", "--account", &account])["keys"][0]["id"].as_str().unwrap().to_owned();
+    nodes[0].admin(&["key", "revoke", &key_id]);
+    nodes[0].get(words, &[("X-Api-Key", &key)]).problem(401, "UNAUTHORIZED");
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    nodes[1].get(words, &[("X-Api-Key", &key)]).problem(401, "UNAUTHORIZED");
+}
+
+/// `crossword admin --config` with no server running works on the configured PostgreSQL
+/// database, not on a redb file in the data directory; a node started later finds the key.
+#[test]
+fn admin_commands_without_a_server_reach_postgres() {
+    let pg = Postgres::start();
+    let tmp = tempfile::tempdir().unwrap();
+    let config_path = tmp.path().join("config.toml");
+    std::fs::write(&config_path, config(&pg.database("offline_admin"), "")).unwrap();
+    let (data, config_arg) = (tmp.path().join("data"), config_path.to_str().unwrap());
+    let admin = |args: &[&str]| -> Value {
+        let mut all = vec!["admin", "--data-dir", data.to_str().unwrap(), "--config", config_arg];
+        all.extend_from_slice(args);
+        serde_json::from_str(&common::crossword(&all)).unwrap()
+    };
+    let account = admin(&["account", "create", "--tier", "starter"])["id"].as_str().unwrap().to_owned();
+    let key = admin(&["key", "create", "--account", &account])["key"].as_str().unwrap().to_owned();
+    assert!(!data.join("crossword.redb").exists(), "nothing written to a local redb file");
+    let node = Server::start(&["en"], Some(&std::fs::read_to_string(&config_path).unwrap()));
+    assert_eq!(node.get("/api/v1/words?pattern=C_T", &[("X-Api-Key", &key)]).status, 200);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_crossword"))
+        .args(["admin", "--data-dir", data.to_str().unwrap(), "--config", config_arg, "restore", "x.redb"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pg_restore"));
+}

@@ -103,10 +103,14 @@ fn crossword_service(root: &std::path::Path) -> (Router, String) {
     index.write_to(&index_dir.join("en.cwi")).expect("index");
     let command = |json: Value| -> AdminCommand { serde_json::from_value(json).expect("command") };
     let account =
-        run(&data_dir, command(serde_json::json!({ "op": "account.create", "tier": "patron" }))).expect("account");
-    let key =
-        run(&data_dir, command(serde_json::json!({ "op": "key.create", "account": account["id"], "scopes": [] })))
-            .expect("key");
+        run(&data_dir, &Default::default(), command(serde_json::json!({ "op": "account.create", "tier": "patron" })))
+            .expect("account");
+    let key = run(
+        &data_dir,
+        &Default::default(),
+        command(serde_json::json!({ "op": "key.create", "account": account["id"], "scopes": [] })),
+    )
+    .expect("key");
     let options = crossword_service::server::ServeOptions {
         listen: "127.0.0.1:0".parse().expect("address"),
         data_dir,

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use service_kit::admin::Local;
 
-use crate::config::Tier;
-use crate::store::{RedbStore, Scope, Store, StoreError};
+use crate::config::{Backend, Storage, Tier};
+use crate::store::{PgStore, RedbStore, Scope, Store, StoreError};
 
 /// File name of the database in the data directory.
 pub const DATABASE_FILE: &str = "crossword.redb";
@@ -140,8 +140,14 @@ fn copy_report(report: &service_kit::db::CopyReport) -> Value {
     json!({ "path": report.path, "bytes": report.bytes, "tables": tables })
 }
 
-/// Replaces the data directory's database with a backup; refused while a server runs.
-pub fn restore(data_dir: &Path, backup: &Path) -> anyhow::Result<Value> {
+/// Replaces the data directory's database with a backup; refused while a server runs, and on
+/// PostgreSQL (whose own tools restore it).
+pub fn restore(data_dir: &Path, storage: &Storage, backup: &Path) -> anyhow::Result<Value> {
+    if storage.backend == Backend::Postgres {
+        anyhow::bail!(
+            "the records are in PostgreSQL: restore them with its own tools (pg_restore); see docs/DEPLOYMENT.md"
+        );
+    }
     match RedbStore::restore(backup, &data_dir.join(DATABASE_FILE)) {
         Ok(report) => Ok(copy_report(&report)),
         Err(StoreError::Locked) => {
@@ -151,13 +157,20 @@ pub fn restore(data_dir: &Path, backup: &Path) -> anyhow::Result<Value> {
     }
 }
 
-/// Runs a command: through the running server if there is one, else on the database directly
-/// (the kit's loopback admin channel).
-pub fn run(data_dir: &Path, command: AdminCommand) -> anyhow::Result<Value> {
+/// Runs a command: through the running server if there is one (the kit's loopback admin
+/// channel), else on the configured store directly: the data directory's redb file, or
+/// PostgreSQL.
+pub fn run(data_dir: &Path, storage: &Storage, command: AdminCommand) -> anyhow::Result<Value> {
     let database = data_dir.join(DATABASE_FILE);
-    service_kit::admin::run(data_dir, &command, || match RedbStore::open(&database) {
-        Ok(store) => Ok(Local::Done(execute(&store, command.clone())?)),
-        Err(StoreError::Locked) => Ok(Local::Locked),
-        Err(e) => Err(e.into()),
+    service_kit::admin::run(data_dir, &command, || match storage.backend {
+        Backend::Redb => match RedbStore::open(&database) {
+            Ok(store) => Ok(Local::Done(execute(&store, command.clone())?)),
+            Err(StoreError::Locked) => Ok(Local::Locked),
+            Err(e) => Err(e.into()),
+        },
+        Backend::Postgres => {
+            let store = PgStore::connect(&storage.url())?;
+            Ok(Local::Done(execute(&store, command.clone())?))
+        }
     })
 }

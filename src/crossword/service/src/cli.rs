@@ -52,6 +52,10 @@ enum Command {
         /// Directory of the database and the admin secret.
         #[arg(long, env = "CROSSWORD_DATA_DIR", default_value = "./data", global = true)]
         data_dir: PathBuf,
+        /// The server's TOML configuration: its `[storage]` section says where the records are
+        /// when no server runs (PostgreSQL rather than the data directory's redb file).
+        #[arg(long, env = "CROSSWORD_CONFIG", global = true)]
+        config: Option<PathBuf>,
         #[command(subcommand)]
         command: AdminCli,
     },
@@ -306,7 +310,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
             runtime.block_on(crate::server::serve(crate::server::ServeOptions { listen, data_dir, index_dir, config }))
         }
-        Command::Admin { data_dir, command } => {
+        Command::Admin { data_dir, config, command } => {
+            let storage = match config {
+                Some(path) => Config::load(&path)?.storage,
+                None => Default::default(),
+            };
             let command = match command {
                 AdminCli::Backup { file } => {
                     // The server may write it: hand it an absolute path.
@@ -314,7 +322,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     AdminCommand::Backup { path }
                 }
                 AdminCli::Restore { file } => {
-                    println!("{}", crate::admin::restore(&data_dir, &file)?);
+                    println!("{}", crate::admin::restore(&data_dir, &storage, &file)?);
                     return Ok(());
                 }
                 AdminCli::Account { command: AccountCli::Create { tier, name } } => {
@@ -334,7 +342,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     AdminCommand::ShowcaseReject { id, reason }
                 }
             };
-            println!("{}", crate::admin::run(&data_dir, command)?);
+            println!("{}", crate::admin::run(&data_dir, &storage, command)?);
             Ok(())
         }
         Command::Fill(command) => command.run(),

@@ -160,6 +160,17 @@ impl IndexManager {
         self.index_path(language).is_file() || self.compressed_path(language).is_file()
     }
 
+    /// The whole-body checksums of `language`'s unpacked index and clue files, read from their
+    /// footers (XXH3-64, docs/index-format.md and docs/clue-format.md): the same files give the
+    /// same values on every node. `None` for a file that is absent, not yet unpacked from its
+    /// `.zst`, or without a valid footer.
+    pub fn checksums(&self, language: Language) -> (Option<u64>, Option<u64>) {
+        (
+            footer_checksum(&self.index_path(language), b"XWIFOOT\0"),
+            footer_checksum(&self.clues_path(language), b"XWCFOOT\0"),
+        )
+    }
+
     /// Available and loaded flags for every language.
     pub fn status(&self) -> Vec<LanguageStatus> {
         self.slots
@@ -326,6 +337,22 @@ impl IndexManager {
         }
         Index::open(&plain, language, Verify::Structure).map_err(fail)
     }
+}
+
+/// The checksum field of a 32-byte footer (`body_len`, `checksum`, reserved, `magic`) at the end
+/// of the file at `path`, when the magic and the body length match.
+fn footer_checksum(path: &Path, magic: &[u8; 8]) -> Option<u64> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    if len < 32 {
+        return None;
+    }
+    file.seek(SeekFrom::Start(len - 32)).ok()?;
+    let mut footer = [0u8; 32];
+    file.read_exact(&mut footer).ok()?;
+    let field = |at: usize| u64::from_le_bytes(footer[at..at + 8].try_into().unwrap_or_default());
+    (&footer[24..32] == magic && field(0) == len - 32).then(|| field(8))
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use service_kit::observe::Observer;
 
 use crate::admin::DATABASE_FILE;
 use crate::api::solver_pool::SolverPool;
+use crate::api::state::MULTI_NODE_AUTH_TTL;
 use crate::api::{self, AppState};
 use crate::clue_model::ChatCompletionsGenerator;
 use crate::config::Config;
@@ -74,6 +75,7 @@ pub fn state(options: &ServeOptions, bound: SocketAddr) -> anyhow::Result<Arc<Ap
         observer: Arc::new(Observer::new(base_url)),
         admin: AdminGate::new(ensure_secret(&options.data_dir)?),
         auth_cache: Default::default(),
+        auth_ttl: (options.config.storage.backend == Backend::Postgres).then_some(MULTI_NODE_AUTH_TTL),
         solver: Arc::new(SolverPool::new(limits.solver_threads)),
         clue_signer: ClueSigner::load_or_create(&options.data_dir.join("clue-token.secret"))
             .context("reading the clue token secret")?,

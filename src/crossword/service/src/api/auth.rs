@@ -31,8 +31,9 @@ impl AppState {
         let secret = secret.filter(|s| keys::FORMAT.well_formed(s)).ok_or_else(unauthorized)?;
         let hash = service_kit::keys::hash(secret);
         let cached = self.auth_cache.read().get(&hash).cloned();
+        let fresh = |read: std::time::Instant| self.auth_ttl.is_none_or(|ttl| read.elapsed() < ttl);
         let caller = match cached {
-            Some(c) if service_kit::keys::same_secret(&c.key.hash, &hash) => c,
+            Some((c, read)) if fresh(read) && service_kit::keys::same_secret(&c.key.hash, &hash) => c,
             _ => {
                 let key = self.store.key_by_hash(&hash).map_err(internal)?.ok_or_else(unauthorized)?;
                 if !service_kit::keys::same_secret(&key.hash, &hash) || key.revoked_at.is_some() {
@@ -44,7 +45,7 @@ impl AppState {
                 if cache.len() >= 100_000 {
                     cache.clear();
                 }
-                cache.insert(hash, caller.clone());
+                cache.insert(hash, (caller.clone(), std::time::Instant::now()));
                 caller
             }
         };

@@ -28,7 +28,14 @@ pub async fn status(State(state): State<Arc<AppState>>, ConnectInfo(peer): Conne
     let mut languages = Map::new();
     if any {
         for s in statuses {
-            languages.insert(s.language.code().into(), json!({ "available": s.available, "loaded": s.loaded }));
+            let mut entry = json!({ "available": s.available, "loaded": s.loaded });
+            let (index, clues) = state.indexes.checksums(s.language);
+            for (field, sum) in [("indexChecksum", index), ("cluesChecksum", clues)] {
+                if let Some(sum) = sum {
+                    entry[field] = json!(format!("xxh3:{sum:016x}"));
+                }
+            }
+            languages.insert(s.language.code().into(), entry);
         }
     }
     let body =
@@ -124,7 +131,13 @@ pub fn document(doc: &mut Value) {
         json!({
             "LanguageState": {
                 "type": "object", "required": ["available", "loaded"],
-                "properties": { "available": { "type": "boolean" }, "loaded": { "type": "boolean" } }
+                "description": "Beyond the contract, `indexChecksum` and `cluesChecksum` identify the language's index and clue files (the XXH3-64 checksum in each file's footer): nodes behind one load balancer must report the same values. Absent while a file is missing or not yet unpacked.",
+                "properties": {
+                    "available": { "type": "boolean" },
+                    "loaded": { "type": "boolean" },
+                    "indexChecksum": { "type": "string", "pattern": "^xxh3:[0-9a-f]{16}$" },
+                    "cluesChecksum": { "type": "string", "pattern": "^xxh3:[0-9a-f]{16}$" }
+                }
             },
             "Status": {
                 "type": "object", "required": ["status", "version", "languages"],

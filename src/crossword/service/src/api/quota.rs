@@ -156,6 +156,7 @@ mod tests {
             observer: Arc::new(Observer::new("http://svc")),
             admin: AdminGate::new(String::new()),
             auth_cache: Default::default(),
+            auth_ttl: None,
             solver: Arc::new(crate::api::solver_pool::SolverPool::new(1)),
             clue_signer: crossword_clues::token::ClueSigner::new([1; 32]),
             clue_generator: Arc::new(crossword_clues::generate::BuiltinGenerator),

@@ -13,6 +13,10 @@ use crate::store::{Account, ApiKey, Store};
 use crossword_clues::generate::ClueGenerator;
 use crossword_clues::token::ClueSigner;
 
+/// The cached-caller lifetime with a shared store ([`AppState::auth_ttl`]): half a second, so
+/// that with the store's answer time a revocation reaches every node within one second.
+pub const MULTI_NODE_AUTH_TTL: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// Everything handlers share.
 pub struct AppState {
     /// Plans and limits.
@@ -29,10 +33,14 @@ pub struct AppState {
     pub observer: Arc<Observer>,
     /// Who may use the loopback admin endpoint.
     pub admin: AdminGate,
-    /// Authenticated callers by key hash. Every write to keys and accounts goes through this
-    /// process while it runs (the admin endpoint), which clears the cache, so a revocation or a
-    /// plan change takes effect on the next request.
-    pub auth_cache: parking_lot::RwLock<ahash::AHashMap<String, Caller>>,
+    /// Authenticated callers by key hash, with when each was read from the store. Every write to
+    /// keys and accounts made through this process (the admin endpoint) clears the cache, so on
+    /// one node a revocation or a plan change takes effect on the next request.
+    pub auth_cache: parking_lot::RwLock<ahash::AHashMap<String, (Caller, std::time::Instant)>>,
+    /// How long a cached caller is trusted before the store is asked again: `None` on one node
+    /// (the cache is cleared by every change); [`MULTI_NODE_AUTH_TTL`] when several nodes share
+    /// the store, so a key revoked through one node is refused by every node within a second.
+    pub auth_ttl: Option<std::time::Duration>,
     /// Solver concurrency caps and live fill sessions.
     pub solver: Arc<SolverPool>,
     /// Signs generated clues (secret in the data directory).
