@@ -6,17 +6,21 @@
 mod common;
 
 use common::postgres::Postgres;
-use common::{at_once, bearer, request, tally, Reply, Server};
+use common::{at_once, bearer, request, tally, EventStream, Reply, Server};
 use serde_json::{json, Value};
 
 fn config(url: &str, plans: &str) -> String {
     format!("[storage]\nbackend = \"postgres\"\nurl = \"{url}\"\n{plans}")
 }
 
-/// Two nodes on a fresh database of `pg`.
+/// Two nodes with the English fixture index on a fresh database of `pg`.
 fn two_nodes(pg: &Postgres, name: &str, plans: &str) -> [Server; 2] {
+    two_nodes_of(pg, name, plans, "en")
+}
+
+fn two_nodes_of(pg: &Postgres, name: &str, plans: &str, language: &str) -> [Server; 2] {
     let toml = config(&pg.database(name), plans);
-    [Server::start(&["en"], Some(&toml)), Server::start(&["en"], Some(&toml))]
+    [Server::start(&[language], Some(&toml)), Server::start(&[language], Some(&toml))]
 }
 
 fn send(s: &Server, method: &str, path: &str, key: &str, body: Option<&Value>, extra: &[(&str, &str)]) -> Reply {
@@ -138,4 +142,46 @@ fn admin_commands_without_a_server_reach_postgres() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("pg_restore"));
+}
+
+/// The per-account two-fill limit counts the fills of every node, and a cancel sent to one node
+/// stops the fill another node runs.
+#[test]
+fn the_fill_limit_and_cancel_reach_across_nodes() {
+    let pg = Postgres::start();
+    let nodes = two_nodes_of(&pg, "fills", "[limits]\nsolver_threads = 6\n", "it");
+    let (_, key) = nodes[0].account_with_key("starter", "");
+    let h = [("X-Api-Key", key.as_str())];
+    let body = format!(r#"{{"grid":{},"language":"it","max_time":30}}"#, common::open9());
+    let mut first = EventStream::open(nodes[0].addr, "/api/v1/fill", &h, &body);
+    let second = EventStream::open(nodes[0].addr, "/api/v1/fill", &h, &body);
+    assert_eq!((first.status(), second.status()), (200, 200));
+    // Node 1 runs nothing for this account, but the account runs two fills.
+    let third = nodes[1].post("/api/v1/fill", &h, &body);
+    third.problem(429, "SOLVER_BUSY");
+    // Cancel the first fill through node 1: node 0 stops it.
+    let session = first.header("x-fill-session-id").unwrap().to_owned();
+    let r = nodes[1].post("/api/v1/fill/cancel", &h, &format!(r#"{{"session_id":"{session}"}}"#));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["cancelled"], true);
+    let mut last = None;
+    while let Some(event) = first.next_event() {
+        last = Some(event);
+    }
+    let last = last.unwrap();
+    assert_eq!((last["type"].as_str(), last["reason"].as_str()), (Some("error"), Some("cancelled")), "{last}");
+    // Its place is free again, for a fill on either node.
+    let started = std::time::Instant::now();
+    let fourth = loop {
+        let stream = EventStream::open(nodes[1].addr, "/api/v1/fill", &h, &body);
+        if stream.status() == 200 || started.elapsed() > std::time::Duration::from_secs(10) {
+            break stream;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert_eq!(fourth.status(), 200, "the cancelled fill's place is given back");
+    // An unknown session: cancelled false, from either node.
+    let r = nodes[1].post("/api/v1/fill/cancel", &h, r#"{"session_id":"nothing-runs-here"}"#);
+    assert_eq!(r.json()["cancelled"], false);
+    drop((second, fourth));
 }

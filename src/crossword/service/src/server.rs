@@ -59,6 +59,7 @@ pub fn open_store(options: &ServeOptions) -> anyhow::Result<Arc<dyn Store>> {
 pub fn state(options: &ServeOptions, bound: SocketAddr) -> anyhow::Result<Arc<AppState>> {
     std::fs::create_dir_all(&options.data_dir).with_context(|| format!("creating {}", options.data_dir.display()))?;
     let store = open_store(options)?;
+    let solver = Arc::new(SolverPool::with_store(options.config.limits.solver_threads, store.clone()));
     let limits = &options.config.limits;
     let base_url =
         if limits.public_base_url.is_empty() { format!("http://{bound}") } else { limits.public_base_url.clone() };
@@ -76,7 +77,7 @@ pub fn state(options: &ServeOptions, bound: SocketAddr) -> anyhow::Result<Arc<Ap
         admin: AdminGate::new(ensure_secret(&options.data_dir)?),
         auth_cache: Default::default(),
         auth_ttl: (options.config.storage.backend == Backend::Postgres).then_some(MULTI_NODE_AUTH_TTL),
-        solver: Arc::new(SolverPool::new(limits.solver_threads)),
+        solver,
         clue_signer: ClueSigner::load_or_create(&options.data_dir.join("clue-token.secret"))
             .context("reading the clue token secret")?,
         clue_generator,
@@ -90,6 +91,7 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
         tokio::net::TcpListener::bind(options.listen).await.with_context(|| format!("binding {}", options.listen))?;
     let bound = listener.local_addr()?;
     let state = state(&options, bound)?;
+    state.solver.poll_cancels();
     // Showcase submissions a stopped server never pre-checked.
     match crate::puzzles::pre_check_pending(state.store.as_ref()) {
         Ok(0) => {}

@@ -272,7 +272,7 @@ pub async fn cancel_handler(State(state): State<Arc<AppState>>, headers: HeaderM
             }
             None => return Err(ApiError::validation("session_id", "`session_id` is required")),
         };
-        let cancelled = pool.cancel(&caller.account.id, &id);
+        let cancelled = pool.cancel(&caller.account.id, &id)?;
         Ok(axum::Json(json!({ "cancelled": cancelled, "sessionId": id })))
     })
     .await

@@ -290,4 +290,38 @@ pub trait Store: Send + Sync {
     /// Writes a consistent copy of everything to a new file at `dest` while serving goes on
     /// (`crossword admin backup`).
     fn backup(&self, dest: &std::path::Path) -> StoreResult<service_kit::db::CopyReport>;
+
+    /// The running fills of every node sharing this store, when several can (PostgreSQL);
+    /// `None` for a store only one node opens, whose solver pool counts exactly by itself.
+    fn fill_sessions(&self) -> Option<&dyn FillSessions> {
+        None
+    }
+}
+
+/// The outcome of [`FillSessions::claim`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FillClaim {
+    /// The place is the session's until released (or its lease runs out).
+    Claimed,
+    /// The account already runs `running` fills across all nodes: nothing claimed.
+    Busy {
+        /// Fills of the account running now.
+        running: u32,
+    },
+    /// The account already runs a fill with this session id.
+    SessionTaken,
+}
+
+/// Running fills shared by the nodes of one store: the per-account limit across nodes, and
+/// cancel requests that reach the node running the fill (it polls [`FillSessions::cancels_for`]).
+pub trait FillSessions: Send + Sync {
+    /// Claims one of `account`'s `limit` places for `session` running on `node`, for at most
+    /// `lease_secs` (a crashed node's places free themselves then).
+    fn claim(&self, account: &str, session: &str, node: &str, limit: u32, lease_secs: u64) -> StoreResult<FillClaim>;
+    /// Gives a place back (the fill ended); harmless when already gone.
+    fn release(&self, account: &str, session: &str) -> StoreResult<()>;
+    /// Asks whichever node runs `account`'s `session` to cancel it; false when none does.
+    fn request_cancel(&self, account: &str, session: &str) -> StoreResult<bool>;
+    /// `(account, session)` of the fills on `node` whose cancel was asked for.
+    fn cancels_for(&self, node: &str) -> StoreResult<Vec<(String, String)>>;
 }

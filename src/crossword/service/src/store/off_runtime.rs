@@ -11,7 +11,8 @@
 //! CLI, blocking threads, the solver pool, single-threaded tests) every call goes straight through.
 
 use super::{
-    Account, ApiKey, Consumed, Counter, Created, IdempotentHit, Listing, Puzzle, Replaced, Status, Store, StoreResult,
+    Account, ApiKey, Consumed, Counter, Created, FillClaim, FillSessions, IdempotentHit, Listing, Puzzle, Replaced,
+    Status, Store, StoreError, StoreResult,
 };
 use crate::config::Tier;
 use crossword_clues::{Source, StoredClue};
@@ -142,6 +143,32 @@ impl<S: Store> Store for OffRuntime<S> {
     }
     fn backup(&self, dest: &std::path::Path) -> StoreResult<service_kit::db::CopyReport> {
         off_runtime(|| self.store.backup(dest))
+    }
+    fn fill_sessions(&self) -> Option<&dyn FillSessions> {
+        self.store.fill_sessions().map(|_| self as &dyn FillSessions)
+    }
+}
+
+/// The inner store's shared fill sessions, each call off the worker. Only handed out when the
+/// inner store has them ([`Store::fill_sessions`]).
+impl<S: Store> FillSessions for OffRuntime<S> {
+    fn claim(&self, account: &str, session: &str, node: &str, limit: u32, lease_secs: u64) -> StoreResult<FillClaim> {
+        off_runtime(|| self.shared()?.claim(account, session, node, limit, lease_secs))
+    }
+    fn release(&self, account: &str, session: &str) -> StoreResult<()> {
+        off_runtime(|| self.shared()?.release(account, session))
+    }
+    fn request_cancel(&self, account: &str, session: &str) -> StoreResult<bool> {
+        off_runtime(|| self.shared()?.request_cancel(account, session))
+    }
+    fn cancels_for(&self, node: &str) -> StoreResult<Vec<(String, String)>> {
+        off_runtime(|| self.shared()?.cancels_for(node))
+    }
+}
+
+impl<S: Store> OffRuntime<S> {
+    fn shared(&self) -> StoreResult<&dyn FillSessions> {
+        self.store.fill_sessions().ok_or_else(|| StoreError::Backend("this store keeps no shared fill sessions".into()))
     }
 }
 

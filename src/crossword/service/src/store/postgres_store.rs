@@ -29,10 +29,11 @@ use super::*;
 
 /// The schema's versions, oldest first: each is applied once, in its own transaction, and
 /// recorded in `crossword.schema_migrations`. Append only: never edit a published entry.
-pub const MIGRATIONS: &[(i32, &str, &str)] = &[(
-    1,
-    "accounts, keys, usage, clue additions, puzzles",
-    "CREATE TABLE crossword.accounts (id text PRIMARY KEY, record jsonb NOT NULL);
+pub const MIGRATIONS: &[(i32, &str, &str)] = &[
+    (
+        1,
+        "accounts, keys, usage, clue additions, puzzles",
+        "CREATE TABLE crossword.accounts (id text PRIMARY KEY, record jsonb NOT NULL);
      CREATE TABLE crossword.keys (
          id text PRIMARY KEY, account_id text NOT NULL, hash text NOT NULL UNIQUE,
          created_at bigint NOT NULL, record jsonb NOT NULL);
@@ -57,7 +58,17 @@ pub const MIGRATIONS: &[(i32, &str, &str)] = &[(
      CREATE TABLE crossword.puzzle_versions (
          id text NOT NULL, version bigint NOT NULL, record bytea NOT NULL, PRIMARY KEY (id, version));
      CREATE TABLE crossword.deleted_puzzles (id text PRIMARY KEY, deleted_at bigint NOT NULL);",
-)];
+    ),
+    (
+        2,
+        "running fills shared by the nodes",
+        "CREATE TABLE crossword.fill_sessions (
+             account_id text NOT NULL, session_id text NOT NULL, node text NOT NULL,
+             expires_at timestamptz NOT NULL, cancel_requested boolean NOT NULL DEFAULT false,
+             PRIMARY KEY (account_id, session_id));
+         CREATE INDEX fill_sessions_cancels ON crossword.fill_sessions (node) WHERE cancel_requested;",
+    ),
+];
 
 /// The advisory lock key that serializes migrations across nodes (`crossword` in ASCII).
 const MIGRATION_LOCK: i64 = 0x63_726f_7373_776f;
@@ -777,10 +788,99 @@ impl Store for PgStore {
         })
     }
 
+    fn fill_sessions(&self) -> Option<&dyn FillSessions> {
+        Some(self)
+    }
+
     fn backup(&self, _dest: &std::path::Path) -> StoreResult<service_kit::db::CopyReport> {
         Err(backend(
             "on PostgreSQL, back up the database with its own tools (pg_dump, or continuous archiving); \
              see docs/DEPLOYMENT.md",
         ))
+    }
+}
+
+impl FillSessions for PgStore {
+    fn claim(&self, account: &str, session: &str, node: &str, limit: u32, lease_secs: u64) -> StoreResult<FillClaim> {
+        let (account, session, node) = (account.to_owned(), session.to_owned(), node.to_owned());
+        self.call(|pool| async move {
+            let mut client = pool.get().await.map_err(backend)?;
+            let txn = client.transaction().await.map_err(backend)?;
+            // One account's claims are serialized across nodes by this lock.
+            txn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", &[&format!("fills/{account}")])
+                .await
+                .map_err(backend)?;
+            txn.execute(
+                "DELETE FROM crossword.fill_sessions WHERE account_id = $1 AND expires_at < now()",
+                &[&account],
+            )
+            .await
+            .map_err(backend)?;
+            let rows = txn
+                .query("SELECT session_id FROM crossword.fill_sessions WHERE account_id = $1", &[&account])
+                .await
+                .map_err(backend)?;
+            if rows.iter().any(|r| r.get::<_, &str>(0) == session) {
+                return Ok(FillClaim::SessionTaken);
+            }
+            if rows.len() >= limit as usize {
+                return Ok(FillClaim::Busy { running: rows.len() as u32 });
+            }
+            txn.execute(
+                "INSERT INTO crossword.fill_sessions (account_id, session_id, node, expires_at)
+                 VALUES ($1, $2, $3, now() + make_interval(secs => $4))",
+                &[&account, &session, &node, &(lease_secs as f64)],
+            )
+            .await
+            .map_err(backend)?;
+            txn.commit().await.map_err(backend)?;
+            Ok(FillClaim::Claimed)
+        })
+    }
+
+    fn release(&self, account: &str, session: &str) -> StoreResult<()> {
+        let (account, session) = (account.to_owned(), session.to_owned());
+        self.call(|pool| async move {
+            let client = pool.get().await.map_err(backend)?;
+            client
+                .execute(
+                    "DELETE FROM crossword.fill_sessions WHERE account_id = $1 AND session_id = $2",
+                    &[&account, &session],
+                )
+                .await
+                .map_err(backend)?;
+            Ok(())
+        })
+    }
+
+    fn request_cancel(&self, account: &str, session: &str) -> StoreResult<bool> {
+        let (account, session) = (account.to_owned(), session.to_owned());
+        self.call(|pool| async move {
+            let client = pool.get().await.map_err(backend)?;
+            let asked = client
+                .execute(
+                    "UPDATE crossword.fill_sessions SET cancel_requested = true
+                     WHERE account_id = $1 AND session_id = $2 AND expires_at >= now()",
+                    &[&account, &session],
+                )
+                .await
+                .map_err(backend)?;
+            Ok(asked > 0)
+        })
+    }
+
+    fn cancels_for(&self, node: &str) -> StoreResult<Vec<(String, String)>> {
+        let node = node.to_owned();
+        self.call(|pool| async move {
+            let client = pool.get().await.map_err(backend)?;
+            let rows = client
+                .query(
+                    "SELECT account_id, session_id FROM crossword.fill_sessions WHERE node = $1 AND cancel_requested",
+                    &[&node],
+                )
+                .await
+                .map_err(backend)?;
+            Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+        })
     }
 }
