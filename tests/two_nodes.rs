@@ -185,3 +185,87 @@ fn the_fill_limit_and_cancel_reach_across_nodes() {
     assert_eq!(r.json()["cancelled"], false);
     drop((second, fourth));
 }
+
+/// One node killed with SIGKILL in the middle of a stream of writes to both: the other node
+/// keeps serving, and every write either node acknowledged is there, whole.
+#[test]
+fn a_killed_node_loses_nothing_acknowledged() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let pg = Postgres::start();
+    let mut nodes = two_nodes(&pg, "killed", "[tiers.patron]\npuzzles_per_month = -1\nreads_per_minute = -1\n");
+    let (_, key) = nodes[0].account_with_key("patron", "");
+    let auth = bearer(&key);
+    let addrs = [nodes[0].addr, nodes[1].addr];
+    let stop = AtomicBool::new(false);
+    let killed = AtomicBool::new(false);
+    // Each writer: creates with its own idempotency keys, alternating nodes; (key, title, id) of
+    // every acknowledged create, the keys of the ones cut off, and the acknowledgements from
+    // the surviving node after the kill.
+    type Ledger = (Vec<(String, String, String)>, Vec<(String, String)>, usize);
+    let ledgers: Vec<Ledger> = std::thread::scope(|scope| {
+        let writers: Vec<_> = (0..4)
+            .map(|w| {
+                let (stop, killed, auth) = (&stop, &killed, &auth);
+                scope.spawn(move || {
+                    let (mut acked, mut cut, mut after_kill) = (Vec::new(), Vec::new(), 0);
+                    let mut n = 0;
+                    while !stop.load(Ordering::Relaxed) {
+                        let (idem, title) = (format!("w{w}-{n}"), format!("Writer {w} puzzle {n}"));
+                        // After the kill, as a load balancer would, only the survivor.
+                        let was_killed = killed.load(Ordering::Relaxed);
+                        let node = if was_killed { 1 } else { (w + n) % 2 };
+                        let body = mini(&title).to_string();
+                        let headers = [("Authorization", auth.as_str()), ("Idempotency-Key", idem.as_str())];
+                        match common::try_request(
+                            addrs[node],
+                            "POST",
+                            "/api/v1/puzzles",
+                            &headers,
+                            Some(body.as_bytes()),
+                        ) {
+                            Some(r) if r.status == 201 => {
+                                acked.push((idem, title, r.json()["id"].as_str().unwrap().to_owned()));
+                                if was_killed && node == 1 {
+                                    after_kill += 1;
+                                }
+                            }
+                            Some(r) => panic!("node {node}: {} {}", r.status, r.body),
+                            None => cut.push((idem, title)),
+                        }
+                        n += 1;
+                    }
+                    (acked, cut, after_kill)
+                })
+            })
+            .collect();
+        std::thread::sleep(std::time::Duration::from_millis(800));
+        nodes[0].child.kill().unwrap();
+        nodes[0].child.wait().unwrap();
+        killed.store(true, Ordering::Relaxed);
+        std::thread::sleep(std::time::Duration::from_millis(800));
+        stop.store(true, Ordering::Relaxed);
+        writers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    let survivor = &nodes[1];
+    let after_kill: usize = ledgers.iter().map(|l| l.2).sum();
+    assert!(after_kill > 0, "the surviving node kept acknowledging writes");
+    let mut acknowledged = 0;
+    for (idem, title, id) in ledgers.iter().flat_map(|l| l.0.iter()) {
+        let r = send(survivor, "GET", &format!("/api/v1/puzzles/{id}"), &key, None, &[]);
+        assert_eq!((r.status, r.json()["title"].as_str()), (200, Some(title.as_str())), "{idem}");
+        acknowledged += 1;
+    }
+    // A create the kill cut off is there whole or not at all: repeating its key on the
+    // survivor either replays the stored puzzle or creates it now, never a mix.
+    let mut cut_off = 0;
+    for (idem, title) in ledgers.iter().flat_map(|l| l.1.iter()) {
+        let r =
+            send(survivor, "POST", "/api/v1/puzzles", &key, Some(&mini(title)), &[("Idempotency-Key", idem.as_str())]);
+        assert!(r.status == 200 || r.status == 201, "{}", r.body);
+        assert_eq!(r.json()["title"].as_str(), Some(title.as_str()));
+        cut_off += 1;
+    }
+    let list = send(survivor, "GET", "/api/v1/puzzles?limit=1", &key, None, &[]).json();
+    assert_eq!(list["total"].as_u64().unwrap() as usize, acknowledged + cut_off, "one puzzle per key, nothing else");
+    assert!(acknowledged > 10, "{acknowledged} writes acknowledged");
+}
