@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use common::{bearer, try_request, Reply, Rng, Server};
+use common::{bearer, mini, try_request, Reply, Rng, Server};
 use serde_json::{json, Value};
 
 /// Kills in one run (the issue asks for at least 20).
@@ -34,18 +34,6 @@ fn decided(p: &Value) -> Value {
     json!({
         "title": p["title"], "status": p["status"], "version": p["version"],
         "grid": p["grid"], "clues": p["clues"], "author": p["author"],
-    })
-}
-
-fn mini(title: &str) -> Value {
-    json!({
-        "title": title,
-        "author": "Ann",
-        "grid": ["CAT", "ODE", "WET"],
-        "clues": {
-            "across": { "1": "Pet", "4": "Poem", "5": "Damp" },
-            "down": { "1": "Milk source", "2": "Citrus drink", "3": "Vietnamese new year" }
-        }
     })
 }
 

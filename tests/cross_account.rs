@@ -7,19 +7,8 @@
 mod common;
 
 use common::covers::{account_with_key, start};
-use common::{bearer, request, EventStream, Server};
+use common::{bearer, mini, request, EventStream, Server};
 use serde_json::{json, Value};
-
-fn mini(title: &str) -> Value {
-    json!({
-        "title": title,
-        "grid": ["CAT", "ODE", "WET"],
-        "clues": {
-            "across": { "1": "Pet", "4": "Poem", "5": "Damp" },
-            "down": { "1": "Milk source", "2": "Citrus drink", "3": "Vietnamese new year" }
-        }
-    })
-}
 
 #[test]
 fn crossword_routes_keep_accounts_apart() {

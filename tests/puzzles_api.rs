@@ -6,31 +6,10 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{bearer, request, Reply, Server};
+use common::{mini, send, Reply, Server};
 use serde_json::{json, Value};
 
 const PATRON: &str = "[tiers.patron]\nreads_per_minute = -1\n";
-
-fn send(s: &Server, method: &str, path: &str, key: &str, body: Option<&Value>, extra: &[(&str, &str)]) -> Reply {
-    let mut headers: Vec<(&str, String)> = vec![("Authorization", bearer(key))];
-    headers.extend(extra.iter().map(|(k, v)| (*k, (*v).to_owned())));
-    let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let body = body.map(|b| b.to_string());
-    request(s.addr, method, path, &headers, body.as_deref().map(str::as_bytes))
-}
-
-/// A complete 3x3 English puzzle (answers CAT ODE WET / COW ADE TET), every answer clued.
-fn mini(title: &str) -> Value {
-    json!({
-        "title": title,
-        "author": "Ann",
-        "grid": ["CAT", "ODE", "WET"],
-        "clues": {
-            "across": { "1": "Pet", "4": "Poem", "5": "Damp" },
-            "down": { "1": "Milk source", "2": "Citrus drink", "3": "Vietnamese new year" }
-        }
-    })
-}
 
 fn create(s: &Server, key: &str, body: &Value) -> Value {
     let r = send(s, "POST", "/api/v1/puzzles", key, Some(body), &[]);

@@ -6,7 +6,7 @@
 mod common;
 
 use common::postgres::Postgres;
-use common::{at_once, bearer, request, tally, EventStream, Reply, Server};
+use common::{at_once, bearer, mini, request, send, tally, EventStream, Reply, Server};
 use serde_json::{json, Value};
 
 fn config(url: &str, plans: &str) -> String {
@@ -21,26 +21,6 @@ fn two_nodes(pg: &Postgres, name: &str, plans: &str) -> [Server; 2] {
 fn two_nodes_of(pg: &Postgres, name: &str, plans: &str, language: &str) -> [Server; 2] {
     let toml = config(&pg.database(name), plans);
     [Server::start(&[language], Some(&toml)), Server::start(&[language], Some(&toml))]
-}
-
-fn send(s: &Server, method: &str, path: &str, key: &str, body: Option<&Value>, extra: &[(&str, &str)]) -> Reply {
-    let auth = bearer(key);
-    let mut headers = vec![("Authorization", auth.as_str())];
-    headers.extend_from_slice(extra);
-    let body = body.map(|b| b.to_string());
-    request(s.addr, method, path, &headers, body.as_deref().map(str::as_bytes))
-}
-
-fn mini(title: &str) -> Value {
-    json!({
-        "title": title,
-        "author": "Ann",
-        "grid": ["CAT", "ODE", "WET"],
-        "clues": {
-            "across": { "1": "Pet", "4": "Poem", "5": "Damp" },
-            "down": { "1": "Milk source", "2": "Citrus drink", "3": "Vietnamese new year" }
-        }
-    })
 }
 
 #[test]

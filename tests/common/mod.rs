@@ -576,3 +576,25 @@ impl Rng {
         self.0 % n
     }
 }
+
+/// A complete 3x3 English puzzle body (answers CAT ODE WET / COW ADE TET), every answer clued.
+pub fn mini(title: &str) -> Value {
+    serde_json::json!({
+        "title": title,
+        "author": "Ann",
+        "grid": ["CAT", "ODE", "WET"],
+        "clues": {
+            "across": { "1": "Pet", "4": "Poem", "5": "Damp" },
+            "down": { "1": "Milk source", "2": "Citrus drink", "3": "Vietnamese new year" }
+        }
+    })
+}
+
+/// A keyed request (`Authorization: Bearer key`) with an optional JSON body and extra headers.
+pub fn send(s: &Server, method: &str, path: &str, key: &str, body: Option<&Value>, extra: &[(&str, &str)]) -> Reply {
+    let auth = bearer(key);
+    let mut headers = vec![("Authorization", auth.as_str())];
+    headers.extend_from_slice(extra);
+    let body = body.map(|b| b.to_string());
+    request(s.addr, method, path, &headers, body.as_deref().map(str::as_bytes))
+}
