@@ -361,6 +361,18 @@ mod tests {
         }
     }
 
+    /// True once `got` holds a request head and as many body bytes as its `Content-Length`.
+    fn request_complete(got: &[u8]) -> bool {
+        let text = String::from_utf8_lossy(got);
+        let Some(end) = text.find("\r\n\r\n") else { return false };
+        let length = text[..end]
+            .lines()
+            .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_owned()))
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(0);
+        got.len() >= end + 4 + length
+    }
+
     /// A one-shot server answering `reply` to the first connection; returns what it received.
     fn serve_once(reply: &'static [u8], pause: Duration) -> (SocketAddr, std::thread::JoinHandle<Vec<u8>>) {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -368,9 +380,15 @@ mod tests {
         let handle = std::thread::spawn(move || {
             let (mut s, _) = listener.accept().unwrap();
             s.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
-            let mut got = vec![0u8; 4096];
-            let n = s.read(&mut got).unwrap_or(0);
-            got.truncate(n);
+            // The whole request: the client may send the head and the body in separate writes.
+            let mut got = Vec::new();
+            let mut chunk = [0u8; 4096];
+            while !request_complete(&got) {
+                match s.read(&mut chunk) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => got.extend_from_slice(&chunk[..n]),
+                }
+            }
             std::thread::sleep(pause);
             let _ = s.write_all(reply);
             got
