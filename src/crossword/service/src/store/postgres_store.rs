@@ -310,6 +310,13 @@ async fn idempotent_hit(client: &impl GenericClient, owner: &str, key: &str) -> 
     })
 }
 
+/// A key from a `(record, hash)` row: the hash is kept in its own column, not in the record.
+fn key_from_row(row: &tokio_postgres::Row) -> StoreResult<ApiKey> {
+    let mut key: ApiKey = serde_json::from_value(row.get(0)).map_err(backend)?;
+    key.hash = row.get(1);
+    Ok(key)
+}
+
 /// Decodes the `record` column of each row.
 fn records(rows: &[tokio_postgres::Row]) -> StoreResult<Vec<Puzzle>> {
     rows.iter().map(|r| decode(r.get::<_, &[u8]>(0))).collect()
@@ -395,12 +402,7 @@ impl Store for PgStore {
                 .query_opt("SELECT record, hash FROM crossword.keys WHERE hash = $1", &[&hash])
                 .await
                 .map_err(backend)?;
-            row.map(|r| {
-                let mut key: ApiKey = serde_json::from_value(r.get(0)).map_err(backend)?;
-                key.hash = r.get(1);
-                Ok(key)
-            })
-            .transpose()
+            row.map(|r| key_from_row(&r)).transpose()
         })
     }
 
@@ -420,9 +422,7 @@ impl Store for PgStore {
                 .await
                 .map_err(backend)?;
             let Some(row) = row else { return Err(StoreError::NotFound(format!("key {key_id}"))) };
-            let mut key: ApiKey = serde_json::from_value(row.get(0)).map_err(backend)?;
-            key.hash = row.get(1);
-            Ok(key)
+            key_from_row(&row)
         })
     }
 
@@ -437,13 +437,7 @@ impl Store for PgStore {
                 )
                 .await
                 .map_err(backend)?;
-            rows.iter()
-                .map(|r| {
-                    let mut key: ApiKey = serde_json::from_value(r.get(0)).map_err(backend)?;
-                    key.hash = r.get(1);
-                    Ok(key)
-                })
-                .collect()
+            rows.iter().map(key_from_row).collect()
         })
     }
 
